@@ -1,0 +1,67 @@
+//! Terminal rendering with ariadne. This is the only module that knows ariadne exists.
+
+use crate::diagnostic::{Diagnostic, FileId, Severity};
+use ariadne::{Color, Config, IndexType, Label, Report, ReportKind};
+
+/// The source texts diagnostics point into.
+pub trait Sources {
+    /// The name shown for a file, e.g. `specs/queen/dispatch.t27`.
+    fn name(&self, file: FileId) -> &str;
+    fn text(&self, file: FileId) -> &str;
+}
+
+/// Renders one diagnostic as text, with colors when `color` is set.
+pub fn render(diag: &Diagnostic, sources: &dyn Sources, color: bool) -> String {
+    let kind = match diag.severity {
+        Severity::Error => ReportKind::Error,
+        Severity::Warning => ReportKind::Warning,
+    };
+    let tint = |c: Color| if color { Some(c) } else { None };
+    let name = |f: FileId| sources.name(f).to_string();
+    let clamp = |f: FileId, r: std::ops::Range<usize>| {
+        let len = sources.text(f).len();
+        r.start.min(len)..r.end.min(len)
+    };
+    let primary_range = clamp(diag.primary.file, diag.primary.span.range());
+    let mut report = Report::build(kind, (name(diag.primary.file), primary_range.clone()))
+        .with_config(Config::new().with_index_type(IndexType::Byte).with_color(color))
+        .with_code(diag.code)
+        .with_message(&diag.message);
+    let mut primary = Label::new((name(diag.primary.file), primary_range)).with_order(0);
+    if !diag.primary.message.is_empty() {
+        primary = primary.with_message(&diag.primary.message);
+    }
+    if let Some(c) = tint(match diag.severity {
+        Severity::Error => Color::Red,
+        Severity::Warning => Color::Yellow,
+    }) {
+        primary = primary.with_color(c);
+    }
+    report.add_label(primary);
+    for (i, label) in diag.secondary.iter().enumerate() {
+        let mut l = Label::new((name(label.file), clamp(label.file, label.span.range())))
+            .with_message(&label.message)
+            .with_order(i as i32 + 1);
+        if let Some(c) = tint(Color::Blue) {
+            l = l.with_color(c);
+        }
+        report.add_label(l);
+    }
+    for note in &diag.notes {
+        report.add_note(note);
+    }
+    if let Some(help) = &diag.help {
+        report.set_help(help);
+    }
+    let mut files: Vec<FileId> = vec![diag.primary.file];
+    files.extend(diag.secondary.iter().map(|l| l.file));
+    files.sort();
+    files.dedup();
+    let cache = ariadne::sources(
+        files.into_iter().map(|f| (name(f), sources.text(f).to_string())),
+    );
+    let mut out = Vec::new();
+    // Writing into a Vec cannot fail; a failure would only lose the rendering, never panic.
+    let _ = report.finish().write(cache, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}

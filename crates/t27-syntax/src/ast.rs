@@ -1,0 +1,278 @@
+//! The abstract syntax tree. Every node carries the byte span of its source text; nodes that
+//! did not parse are `Error` variants, already reported, so later phases skip them silently.
+
+use num_bigint::BigUint;
+use t27_diag::Span;
+
+/// A name as written, with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// One parsed file.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct SourceFile {
+    pub module: Option<ModuleDecl>,
+    pub items: Vec<Item>,
+    /// Spans of the `&&` and `||` operators and of the `and` and `or` keywords, for the lint
+    /// that flags a file mixing both spellings.
+    pub symbolic_logic_ops: Vec<Span>,
+    pub word_logic_ops: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModuleDecl {
+    /// The name with any `-` kept, e.g. `queen-task-analysis`.
+    pub name: String,
+    pub span: Span,
+}
+
+/// A `///` doc text: the comment lines joined with `\n`, without the slashes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Doc {
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Item {
+    pub doc: Option<Doc>,
+    pub kind: ItemKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ItemKind {
+    Use(UseDecl),
+    Const(GlobalDecl),
+    Var(GlobalDecl),
+    Fn(FnDecl),
+    Test(TestDecl),
+    Struct(StructDecl),
+    /// A declaration that did not parse.
+    Error,
+}
+
+impl ItemKind {
+    /// The name the item declares in its module, if it declares one.
+    pub fn name(&self) -> Option<&Ident> {
+        match self {
+            ItemKind::Const(g) | ItemKind::Var(g) => Some(&g.name),
+            ItemKind::Fn(f) => Some(&f.name),
+            ItemKind::Test(t) => Some(&t.name),
+            ItemKind::Struct(s) => Some(&s.name),
+            ItemKind::Use(_) | ItemKind::Error => None,
+        }
+    }
+}
+
+/// `use a::b::NAME;` or `use a::b;`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UseDecl {
+    pub path: Vec<Ident>,
+}
+
+/// A module-level `const` or `var`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GlobalDecl {
+    pub is_pub: bool,
+    pub name: Ident,
+    pub ty: Option<TypeExpr>,
+    pub value: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FnDecl {
+    pub is_pub: bool,
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub ret: Option<TypeExpr>,
+    pub body: Block,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: Ident,
+    pub ty: TypeExpr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TestKind {
+    Test,
+    Invariant,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestDecl {
+    pub kind: TestKind,
+    pub name: Ident,
+    pub body: Block,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StructDecl {
+    pub is_pub: bool,
+    pub name: Ident,
+    pub fields: Vec<Param>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeExpr {
+    pub kind: TypeKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeKind {
+    /// A built-in type name or a struct, possibly through a module: `u32`, `Point`, `geo::Point`.
+    Named(Vec<Ident>),
+    /// `[N]T`.
+    Array(Box<Expr>, Box<TypeExpr>),
+    /// `[]const u8` or `[]u8`.
+    Slice { is_const: bool, elem: Box<TypeExpr> },
+    /// `(T, U)`.
+    Tuple(Vec<TypeExpr>),
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LocalKind {
+    Var,
+    Let,
+    Const,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+    Mul,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// `var x : T = e;`, `let (a, b) = f();`
+    Local { kind: LocalKind, names: Vec<Ident>, tuple: bool, ty: Option<TypeExpr>, init: Expr },
+    Assign { target: Expr, op: AssignOp, value: Expr },
+    If { cond: Expr, then: Block, otherwise: Option<Block> },
+    While { cond: Expr, step: Option<Box<Stmt>>, body: Block },
+    For { init: Option<Box<Stmt>>, cond: Option<Expr>, step: Option<Box<Stmt>>, body: Block },
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Assert(Expr),
+    Expr(Expr),
+    Block(Block),
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Not,
+    Neg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    BitOr,
+    BitXor,
+    BitAnd,
+    Shl,
+    Shr,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "or",
+            BinOp::And => "and",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::BitAnd => "&",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+        }
+    }
+    pub fn is_comparison(self) -> bool {
+        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SwitchArm {
+    /// The values this arm matches; empty for the `else` arm.
+    pub patterns: Vec<Expr>,
+    pub value: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Int(BigUint),
+    Float(f64),
+    Str(Vec<u8>),
+    Char(u8),
+    Bool(bool),
+    Undefined,
+    /// A name or a path through modules: `x`, `review_valve::STEP_HOLD`.
+    Path(Vec<Ident>),
+    Paren(Box<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Call(Box<Expr>, Vec<Expr>),
+    Index(Box<Expr>, Box<Expr>),
+    Field(Box<Expr>, Ident),
+    Cast(Box<Expr>, TypeExpr),
+    Array(Vec<Expr>),
+    Tuple(Vec<Expr>),
+    StructLit(Vec<(Ident, Expr)>),
+    AddrOf(Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Switch(Box<Expr>, Vec<SwitchArm>),
+    Error,
+}

@@ -1,0 +1,179 @@
+//! Turns source text into tokens, applying the rules logos cannot express alone:
+//! the `;` comment rule, escape and literal checks, and merging runs of bad characters.
+
+use crate::literal;
+use crate::token::Token;
+use logos::Logos;
+use t27_diag::{Code, Diagnostic, FileId, Span};
+
+/// A `;` comment line. Kept so that a lint can flag indented ones inside bodies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SemicolonComment {
+    pub span: Span,
+    /// Whether white space precedes the `;` on its line.
+    pub indented: bool,
+}
+
+pub struct Lexed<'src> {
+    pub tokens: Vec<(Token<'src>, Span)>,
+    pub semicolon_comments: Vec<SemicolonComment>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Lexes a whole file. Never fails: bad input becomes [`Token::Error`] plus a diagnostic.
+pub fn lex(file: FileId, src: &str) -> Lexed<'_> {
+    let mut out = Lexed { tokens: Vec::new(), semicolon_comments: Vec::new(), diagnostics: Vec::new() };
+    let mut lexer = Token::lexer(src);
+    // Depth of `(` and `[`: inside them a `;` always separates (as in `for (a; b; c)`).
+    let mut paren_depth: u32 = 0;
+    // The end of the last statement-ending `;`, to spot `return X; ; why`.
+    let mut last_semi_end: Option<usize> = None;
+    while let Some(result) = lexer.next() {
+        let range = lexer.span();
+        let span = Span::new(range.start, range.end);
+        let token = match result {
+            Ok(t) => t,
+            Err(()) => {
+                push_invalid(&mut out, file, src, span);
+                continue;
+            }
+        };
+        match token {
+            Token::LineComment => continue,
+            Token::DocComment(text) if text.starts_with("////") => continue,
+            Token::Semi if paren_depth == 0 && starts_comment(src, range.start, last_semi_end) => {
+                let rest = &src[range.end..];
+                let len = rest.find('\n').unwrap_or(rest.len());
+                lexer.bump(len);
+                let line_start = src[..range.start].rfind('\n').map_or(0, |i| i + 1);
+                out.semicolon_comments.push(SemicolonComment {
+                    span: Span::new(range.start, range.end + len),
+                    indented: range.start > line_start,
+                });
+                continue;
+            }
+            Token::Semi => last_semi_end = Some(range.end),
+            Token::LParen | Token::LBracket => paren_depth += 1,
+            Token::RParen | Token::RBracket => paren_depth = paren_depth.saturating_sub(1),
+            Token::LBrace | Token::RBrace => paren_depth = 0,
+            _ => {}
+        }
+        // A bad character glued to a name or number (`$5`, `5$`) makes one bad token.
+        if let Some((Token::Error, last)) = out.tokens.last_mut() {
+            if last.end == span.start && matches!(token, Token::Ident(_) | Token::Int(_) | Token::Float(_)) {
+                *last = last.to(span);
+                continue;
+            }
+        }
+        let token = check_literal(&mut out.diagnostics, file, token, span);
+        out.tokens.push((token, span));
+    }
+    out
+}
+
+/// Whether the `;` at `at` starts a comment: it is the first non-blank character of its line,
+/// or only blanks separate it from a statement's `;` on the same line.
+fn starts_comment(src: &str, at: usize, last_semi_end: Option<usize>) -> bool {
+    let line_start = src[..at].rfind('\n').map_or(0, |i| i + 1);
+    let before = &src[line_start..at];
+    if before.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\r' || c == '\u{feff}').is_empty() {
+        return true;
+    }
+    match last_semi_end {
+        Some(end) if end >= line_start && end <= at => src[end..at].trim().is_empty(),
+        _ => false,
+    }
+}
+
+fn push_invalid(out: &mut Lexed<'_>, file: FileId, src: &str, span: Span) {
+    // Merge adjacent bad characters into one token and one diagnostic.
+    if let Some((Token::Error, last)) = out.tokens.last_mut() {
+        if last.end == span.start && out.diagnostics.last().is_some_and(|d| d.code == Code("E0001")) {
+            *last = last.to(span);
+            if let Some(d) = out.diagnostics.last_mut() {
+                d.primary.span = *last;
+            }
+            return;
+        }
+    }
+    let text = &src[span.range()];
+    let shown = text.chars().next().map_or(String::new(), |c| c.escape_debug().to_string());
+    let mut d = Diagnostic::new(Code("E0001"), file, span, format!("`{shown}` cannot start a token"))
+        .with_label("not part of the language");
+    if !text.is_ascii() {
+        d = d.with_note("non-ASCII characters may appear only in comments and strings");
+    }
+    out.diagnostics.push(d.with_help("delete it, or move the text into a `//` comment or a string"));
+    out.tokens.push((Token::Error, span));
+}
+
+fn check_literal<'src>(diags: &mut Vec<Diagnostic>, file: FileId, token: Token<'src>, span: Span) -> Token<'src> {
+    match token {
+        Token::Int(text) | Token::Float(text) => match literal::check_number(text) {
+            Ok(()) => token,
+            Err(why) => {
+                diags.push(
+                    Diagnostic::new(Code("E0005"), file, span, format!("malformed number literal `{text}`"))
+                        .with_label(why)
+                        .with_help("integers are written `42`, `0xff`, `0b1010` or `1_000`; floats `0.5`"),
+                );
+                Token::Error
+            }
+        },
+        Token::Str(text) => {
+            let bad = literal::bad_escapes(&text[1..text.len() - 1]);
+            for (offset, len) in &bad {
+                let start = span.start as usize + 1 + offset;
+                diags.push(escape_error(file, Span::new(start, start + len)));
+            }
+            if bad.is_empty() { token } else { Token::Error }
+        }
+        Token::Char(text) => {
+            let inner = &text[1..text.len() - 1];
+            let bad = literal::bad_escapes(inner);
+            for (offset, len) in &bad {
+                let start = span.start as usize + 1 + offset;
+                diags.push(escape_error(file, Span::new(start, start + len)));
+            }
+            if !bad.is_empty() {
+                return Token::Error;
+            }
+            match literal::unescape(inner).len() {
+                1 => token,
+                n => {
+                    let why = if n == 0 { "an empty character literal" } else { "more than one byte" };
+                    diags.push(
+                        Diagnostic::new(Code("E0004"), file, span, "a character literal holds exactly one byte")
+                            .with_label(why)
+                            .with_help("write one ASCII character, such as 'A' or '\\n', or use a string \"...\""),
+                    );
+                    Token::Error
+                }
+            }
+        }
+        Token::UnterminatedStr => {
+            diags.push(
+                Diagnostic::new(Code("E0002"), file, span, "this string literal is never closed")
+                    .with_label("the string starts here and runs to the end of the line")
+                    .with_help("add the closing `\"`"),
+            );
+            Token::Error
+        }
+        Token::UnterminatedChar => {
+            diags.push(
+                Diagnostic::new(Code("E0004"), file, span, "this character literal is never closed")
+                    .with_label("expected a closing `'`")
+                    .with_help("write one character between single quotes, such as 'A'"),
+            );
+            Token::Error
+        }
+        other => other,
+    }
+}
+
+fn escape_error(file: FileId, span: Span) -> Diagnostic {
+    Diagnostic::new(Code("E0003"), file, span, "unknown escape sequence")
+        .with_label("not an escape t27 knows")
+        .with_note("the escapes are \\\" \\' \\\\ \\n \\t \\r and \\xNN")
+        .with_help("write `\\\\` for a backslash")
+}

@@ -1,0 +1,116 @@
+//! The forms of number, string and character literals.
+
+use num_bigint::BigUint;
+use num_traits::Num;
+
+/// Checks a number token (`42`, `0xff`, `0b1010`, `1_000`, `0.5`); the error says what is wrong.
+pub fn check_number(text: &str) -> Result<(), &'static str> {
+    if let Some((int, frac)) = text.split_once('.') {
+        check_digits(int, 10)?;
+        return check_digits(frac, 10);
+    }
+    let (digits, radix) = split_radix(text);
+    check_digits(digits, radix)
+}
+
+fn split_radix(text: &str) -> (&str, u32) {
+    if let Some(rest) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        (rest, 16)
+    } else if let Some(rest) = text.strip_prefix("0b").or_else(|| text.strip_prefix("0B")) {
+        (rest, 2)
+    } else {
+        (text, 10)
+    }
+}
+
+fn check_digits(digits: &str, radix: u32) -> Result<(), &'static str> {
+    if digits.is_empty() {
+        return Err("no digits");
+    }
+    if digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
+        return Err("`_` may only separate two digits");
+    }
+    if !digits.chars().all(|c| c == '_' || c.is_digit(radix)) {
+        return Err(match radix {
+            16 => "not a hexadecimal digit",
+            2 => "binary literals use only 0 and 1",
+            _ => "letters cannot follow the digits of a number",
+        });
+    }
+    Ok(())
+}
+
+/// The value of an integer token already accepted by [`check_number`].
+pub fn int_value(text: &str) -> BigUint {
+    let (digits, radix) = split_radix(text);
+    let clean: String = digits.chars().filter(|&c| c != '_').collect();
+    BigUint::from_str_radix(&clean, radix).unwrap_or_default()
+}
+
+/// The value of a float token already accepted by [`check_number`].
+pub fn float_value(text: &str) -> f64 {
+    let clean: String = text.chars().filter(|&c| c != '_').collect();
+    clean.parse().unwrap_or(0.0)
+}
+
+/// The byte offsets and lengths of escapes in a literal's body that t27 does not have.
+pub fn bad_escapes(body: &str) -> Vec<(usize, usize)> {
+    let bytes = body.as_bytes();
+    let mut bad = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        match bytes.get(i + 1) {
+            Some(b'"' | b'\'' | b'\\' | b'n' | b't' | b'r') => i += 2,
+            Some(b'x') => {
+                let ok = bytes.get(i + 2..i + 4).is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit));
+                if !ok {
+                    bad.push((i, 2));
+                }
+                i += if ok { 4 } else { 2 };
+            }
+            Some(_) => {
+                let len = body[i + 1..].chars().next().map_or(1, |c| 1 + c.len_utf8());
+                bad.push((i, len));
+                i += len;
+            }
+            None => {
+                bad.push((i, 1));
+                i += 1;
+            }
+        }
+    }
+    bad
+}
+
+/// The bytes a literal's body stands for; bad escapes were reported by the lexer and are kept as
+/// written.
+pub fn unescape(body: &str) -> Vec<u8> {
+    let bytes = body.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b != b'\\' || i + 1 >= bytes.len() {
+            out.push(b);
+            i += 1;
+            continue;
+        }
+        let (value, len) = match bytes[i + 1] {
+            b'n' => (b'\n', 2),
+            b't' => (b'\t', 2),
+            b'r' => (b'\r', 2),
+            b'x' => match body.get(i + 2..i + 4).and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                Some(v) => (v, 4),
+                None => (b'\\', 1),
+            },
+            other => (other, 2),
+        };
+        out.push(value);
+        i += len;
+    }
+    out
+}

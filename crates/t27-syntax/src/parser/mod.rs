@@ -1,0 +1,143 @@
+//! The chumsky parser: tokens to [`SourceFile`]. It never gives up on a file: each bad
+//! statement or declaration is reported, skipped, and parsing continues after it.
+
+mod expr;
+mod item;
+mod stmt;
+
+use crate::ast::*;
+use crate::token::Token;
+use chumsky::error::{RichPattern, RichReason};
+use chumsky::input::ValueInput;
+use chumsky::prelude::*;
+use t27_diag::{Code, Diagnostic, FileId, Span};
+
+pub(crate) trait TokenInput<'t, 's: 't>: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan> {}
+impl<'t, 's: 't, I> TokenInput<'t, 's> for I where I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan> {}
+
+pub(crate) type Extra<'t, 's> = extra::Err<Rich<'t, Token<'s>, SimpleSpan>>;
+
+pub(crate) fn span(s: SimpleSpan) -> Span {
+    Span::new(s.start, s.end)
+}
+
+pub(crate) fn ident<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, I, Ident, Extra<'t, 's>> + Clone {
+    select! { Token::Ident(name) => name }
+        .map_with(|name: &str, e| Ident { name: name.to_string(), span: span(e.span()) })
+        .labelled("a name")
+}
+
+/// `a`, `a::b::c`.
+pub(crate) fn path<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, I, Vec<Ident>, Extra<'t, 's>> + Clone {
+    ident().separated_by(just(Token::ColonColon)).at_least(1).collect::<Vec<_>>()
+}
+
+/// Fields of a coded parser error, packed into chumsky's custom message and unpacked by
+/// [`to_diagnostic`]; chumsky then keeps them through backtracking like any other error.
+const SEP: char = '\u{1f}';
+
+pub(crate) fn coded<'t, 's>(code: &str, at: SimpleSpan, message: &str, label: &str, help: &str) -> Rich<'t, Token<'s>> {
+    Rich::custom(at, format!("{code}{SEP}{message}{SEP}{label}{SEP}{help}"))
+}
+
+/// Parses a lexed file. Returns the module's declarations and the syntax diagnostics.
+pub(crate) fn parse_tokens<'s>(
+    file: FileId,
+    src_len: usize,
+    tokens: &[(Token<'s>, Span)],
+) -> (Option<ModuleDecl>, Vec<Item>, Vec<Diagnostic>) {
+    let simple: Vec<(Token<'s>, SimpleSpan)> =
+        tokens.iter().map(|(t, s)| (*t, SimpleSpan::from(s.start as usize..s.end as usize))).collect();
+    let eoi = SimpleSpan::from(src_len..src_len);
+    let input = simple.as_slice().map(eoi, |(t, s)| (t, s));
+    let parser = item::top_level().repeated().collect::<Vec<_>>().then_ignore(end());
+    let (output, errors) = parser.parse(input).into_output_errors();
+    let mut diagnostics: Vec<Diagnostic> = errors
+        .into_iter()
+        // An error token was reported by the lexer already.
+        .filter(|e| !matches!(e.found(), Some(Token::Error)))
+        .map(|e| to_diagnostic(file, &e))
+        .collect();
+
+    let mut module: Option<ModuleDecl> = None;
+    let mut items = Vec::new();
+    for top in output.unwrap_or_default() {
+        match top {
+            TopLevel::Module(decl) => {
+                if let Some(first) = &module {
+                    diagnostics.push(
+                        Diagnostic::new(Code("E0108"), file, decl.span, "a second `module` declaration")
+                            .with_label("a file is exactly one module")
+                            .with_secondary(file, first.span, "the module is declared here")
+                            .with_help("remove this line"),
+                    );
+                } else if let Some(before) = items.first().map(|i: &Item| i.span) {
+                    diagnostics.push(
+                        Diagnostic::new(Code("E0108"), file, decl.span, "`module` must be the first declaration")
+                            .with_label("declared after other declarations")
+                            .with_secondary(file, before, "this declaration comes first")
+                            .with_help("move the `module` line to the top of the file"),
+                    );
+                    module = Some(decl);
+                } else {
+                    module = Some(decl);
+                }
+            }
+            TopLevel::Item(item) => items.push(item),
+        }
+    }
+    (module, items, diagnostics)
+}
+
+use item::TopLevel;
+
+fn to_diagnostic(file: FileId, err: &Rich<'_, Token<'_>>) -> Diagnostic {
+    let at = span(*err.span());
+    match err.reason() {
+        RichReason::Custom(packed) => {
+            let mut parts = packed.split(SEP);
+            let code = parts.next().unwrap_or("E0100");
+            let message = parts.next().unwrap_or("");
+            let label = parts.next().unwrap_or("");
+            let help = parts.next().unwrap_or("");
+            let code = t27_diag::explain(code).map_or(Code("E0100"), |info| Code(info.code));
+            let mut d = Diagnostic::new(code, file, at, message).with_label(label);
+            if !help.is_empty() {
+                d = d.with_help(help);
+            }
+            d
+        }
+        RichReason::ExpectedFound { expected, found } => {
+            let found_text = match found {
+                Some(t) => describe_found(t),
+                None => "the end of the file".to_string(),
+            };
+            let mut wanted: Vec<String> = expected.iter().filter_map(describe_pattern).collect();
+            wanted.sort();
+            wanted.dedup();
+            let expected_text = match wanted.len() {
+                0 => "something else".to_string(),
+                1 => wanted[0].clone(),
+                n if n <= 6 => format!("{} or {}", wanted[..n - 1].join(", "), wanted[n - 1]),
+                _ => format!("{}, or one of {} other things", wanted[..5].join(", "), wanted.len() - 5),
+            };
+            Diagnostic::new(Code("E0100"), file, at, format!("expected {expected_text}, found {found_text}"))
+                .with_label(format!("unexpected {found_text}"))
+        }
+    }
+}
+
+fn describe_found(token: &Token<'_>) -> String {
+    token.to_string()
+}
+
+fn describe_pattern(p: &RichPattern<'_, Token<'_>>) -> Option<String> {
+    Some(match p {
+        RichPattern::Token(t) => t.to_string(),
+        RichPattern::Label(l) => l.to_string(),
+        RichPattern::Identifier(i) => format!("`{i}`"),
+        RichPattern::Any => "any token".to_string(),
+        RichPattern::EndOfInput => "the end of the file".to_string(),
+        _ => return None,
+    })
+}

@@ -1,0 +1,1 @@
+//! Holds the workspace-level integration tests in `tests/`; it has no code of its own.
