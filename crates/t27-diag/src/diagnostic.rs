@@ -11,15 +11,24 @@ pub struct Span {
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Span {
-        Span { start: start as u32, end: end as u32 }
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
     }
     /// The smallest span covering both.
     pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
     /// A zero-width span at the end of this one.
     pub fn end_point(self) -> Span {
-        Span { start: self.end, end: self.end }
+        Span {
+            start: self.end,
+            end: self.end,
+        }
     }
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
@@ -80,7 +89,11 @@ impl Diagnostic {
             severity: code.severity(),
             message: message.into(),
             file,
-            primary: Label { file, span, message: String::new() },
+            primary: Label {
+                file,
+                span,
+                message: String::new(),
+            },
             secondary: Vec::new(),
             notes: Vec::new(),
             help: None,
@@ -93,8 +106,17 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_secondary(mut self, file: FileId, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.secondary.push(Label { file, span, message: message.into() });
+    pub fn with_secondary(
+        mut self,
+        file: FileId,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        self.secondary.push(Label {
+            file,
+            span,
+            message: message.into(),
+        });
         self
     }
 

@@ -8,7 +8,12 @@ pub struct LineIndex {
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
         let mut starts = vec![0];
-        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
         LineIndex { starts }
     }
 
@@ -17,7 +22,9 @@ impl LineIndex {
         let offset = offset.min(text.len());
         let line = self.starts.partition_point(|&s| s <= offset) - 1;
         let start = self.starts[line];
-        let column = text.get(start..offset).map_or(offset - start, |s| s.chars().count());
+        let column = text
+            .get(start..offset)
+            .map_or(offset - start, |s| s.chars().count());
         (line + 1, column + 1)
     }
 

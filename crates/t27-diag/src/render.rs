@@ -24,25 +24,31 @@ pub fn render(diag: &Diagnostic, sources: &dyn Sources, color: bool) -> String {
     };
     let primary_range = clamp(diag.primary.file, diag.primary.span.range());
     let mut report = Report::build(kind, (name(diag.primary.file), primary_range.clone()))
-        .with_config(Config::new().with_index_type(IndexType::Byte).with_color(color))
+        .with_config(
+            Config::new()
+                .with_index_type(IndexType::Byte)
+                .with_color(color),
+        )
         .with_code(diag.code)
         .with_message(&diag.message);
-    let mut primary = Label::new((name(diag.primary.file), primary_range)).with_order(0);
-    if !diag.primary.message.is_empty() {
-        primary = primary.with_message(&diag.primary.message);
-    }
-    if let Some(c) = tint(match diag.severity {
+    let primary_color = tint(match diag.severity {
         Severity::Error => Color::Red,
         Severity::Warning => Color::Yellow,
-    }) {
-        primary = primary.with_color(c);
-    }
-    report.add_label(primary);
-    for (i, label) in diag.secondary.iter().enumerate() {
-        let mut l = Label::new((name(label.file), clamp(label.file, label.span.range())))
-            .with_message(&label.message)
-            .with_order(i as i32 + 1);
-        if let Some(c) = tint(Color::Blue) {
+    });
+    // Labels in source order: ariadne draws one snippet per run of labels that go forward.
+    let mut labels: Vec<(&crate::diagnostic::Label, bool)> = vec![(&diag.primary, true)];
+    labels.extend(diag.secondary.iter().map(|l| (l, false)));
+    labels.sort_by_key(|(l, _)| (l.file, l.span.start));
+    for (label, is_primary) in labels {
+        let mut l = Label::new((name(label.file), clamp(label.file, label.span.range())));
+        if !label.message.is_empty() {
+            l = l.with_message(&label.message);
+        }
+        if let Some(c) = if is_primary {
+            primary_color
+        } else {
+            tint(Color::Blue)
+        } {
             l = l.with_color(c);
         }
         report.add_label(l);
@@ -58,7 +64,9 @@ pub fn render(diag: &Diagnostic, sources: &dyn Sources, color: bool) -> String {
     files.sort();
     files.dedup();
     let cache = ariadne::sources(
-        files.into_iter().map(|f| (name(f), sources.text(f).to_string())),
+        files
+            .into_iter()
+            .map(|f| (name(f), sources.text(f).to_string())),
     );
     let mut out = Vec::new();
     // Writing into a Vec cannot fail; a failure would only lose the rendering, never panic.

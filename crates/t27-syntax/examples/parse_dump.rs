@@ -5,7 +5,11 @@ fn main() {
         let (text, mut diags) = t27_syntax::decode(t27_diag::FileId(0), &bytes);
         let parsed = t27_syntax::parse(t27_diag::FileId(0), &text);
         diags.extend(parsed.diagnostics);
-        println!("{path}: {} items, {} diagnostics", parsed.file.items.len(), diags.len());
+        println!(
+            "{path}: {} items, {} diagnostics",
+            parsed.file.items.len(),
+            diags.len()
+        );
         for d in diags {
             println!("  {} {:?} {}", d.code, d.primary.span, d.message);
         }

@@ -131,7 +131,10 @@ pub enum TypeKind {
     /// `[N]T`.
     Array(Box<Expr>, Box<TypeExpr>),
     /// `[]const u8` or `[]u8`.
-    Slice { is_const: bool, elem: Box<TypeExpr> },
+    Slice {
+        is_const: bool,
+        elem: Box<TypeExpr>,
+    },
     /// `(T, U)`.
     Tuple(Vec<TypeExpr>),
     Error,
@@ -167,11 +170,34 @@ pub enum AssignOp {
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     /// `var x : T = e;`, `let (a, b) = f();`
-    Local { kind: LocalKind, names: Vec<Ident>, tuple: bool, ty: Option<TypeExpr>, init: Expr },
-    Assign { target: Expr, op: AssignOp, value: Expr },
-    If { cond: Expr, then: Block, otherwise: Option<Block> },
-    While { cond: Expr, step: Option<Box<Stmt>>, body: Block },
-    For { init: Option<Box<Stmt>>, cond: Option<Expr>, step: Option<Box<Stmt>>, body: Block },
+    Local {
+        kind: LocalKind,
+        names: Vec<Ident>,
+        tuple: bool,
+        ty: Option<TypeExpr>,
+        init: Expr,
+    },
+    Assign {
+        target: Expr,
+        op: AssignOp,
+        value: Expr,
+    },
+    If {
+        cond: Expr,
+        then: Block,
+        otherwise: Option<Block>,
+    },
+    While {
+        cond: Expr,
+        step: Option<Box<Stmt>>,
+        body: Block,
+    },
+    For {
+        init: Option<Box<Stmt>>,
+        cond: Option<Expr>,
+        step: Option<Box<Stmt>>,
+        body: Block,
+    },
     Break,
     Continue,
     Return(Option<Expr>),
@@ -239,7 +265,10 @@ impl BinOp {
         }
     }
     pub fn is_comparison(self) -> bool {
-        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
     }
 }
 

@@ -22,7 +22,11 @@ pub struct Lexed<'src> {
 
 /// Lexes a whole file. Never fails: bad input becomes [`Token::Error`] plus a diagnostic.
 pub fn lex(file: FileId, src: &str) -> Lexed<'_> {
-    let mut out = Lexed { tokens: Vec::new(), semicolon_comments: Vec::new(), diagnostics: Vec::new() };
+    let mut out = Lexed {
+        tokens: Vec::new(),
+        semicolon_comments: Vec::new(),
+        diagnostics: Vec::new(),
+    };
     let mut lexer = Token::lexer(src);
     // Depth of `(` and `[`: inside them a `;` always separates (as in `for (a; b; c)`).
     let mut paren_depth: u32 = 0;
@@ -60,7 +64,9 @@ pub fn lex(file: FileId, src: &str) -> Lexed<'_> {
         }
         // A bad character glued to a name or number (`$5`, `5$`) makes one bad token.
         if let Some((Token::Error, last)) = out.tokens.last_mut() {
-            if last.end == span.start && matches!(token, Token::Ident(_) | Token::Int(_) | Token::Float(_)) {
+            if last.end == span.start
+                && matches!(token, Token::Ident(_) | Token::Int(_) | Token::Float(_))
+            {
                 *last = last.to(span);
                 continue;
             }
@@ -76,7 +82,10 @@ pub fn lex(file: FileId, src: &str) -> Lexed<'_> {
 fn starts_comment(src: &str, at: usize, last_semi_end: Option<usize>) -> bool {
     let line_start = src[..at].rfind('\n').map_or(0, |i| i + 1);
     let before = &src[line_start..at];
-    if before.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\r' || c == '\u{feff}').is_empty() {
+    if before
+        .trim_matches(|c: char| c == ' ' || c == '\t' || c == '\r' || c == '\u{feff}')
+        .is_empty()
+    {
         return true;
     }
     match last_semi_end {
@@ -88,7 +97,12 @@ fn starts_comment(src: &str, at: usize, last_semi_end: Option<usize>) -> bool {
 fn push_invalid(out: &mut Lexed<'_>, file: FileId, src: &str, span: Span) {
     // Merge adjacent bad characters into one token and one diagnostic.
     if let Some((Token::Error, last)) = out.tokens.last_mut() {
-        if last.end == span.start && out.diagnostics.last().is_some_and(|d| d.code == Code("E0001")) {
+        if last.end == span.start
+            && out
+                .diagnostics
+                .last()
+                .is_some_and(|d| d.code == Code("E0001"))
+        {
             *last = last.to(span);
             if let Some(d) = out.diagnostics.last_mut() {
                 d.primary.span = *last;
@@ -97,25 +111,46 @@ fn push_invalid(out: &mut Lexed<'_>, file: FileId, src: &str, span: Span) {
         }
     }
     let text = &src[span.range()];
-    let shown = text.chars().next().map_or(String::new(), |c| c.escape_debug().to_string());
-    let mut d = Diagnostic::new(Code("E0001"), file, span, format!("`{shown}` cannot start a token"))
-        .with_label("not part of the language");
+    let shown = text
+        .chars()
+        .next()
+        .map_or(String::new(), |c| c.escape_debug().to_string());
+    let mut d = Diagnostic::new(
+        Code("E0001"),
+        file,
+        span,
+        format!("`{shown}` cannot start a token"),
+    )
+    .with_label("not part of the language");
     if !text.is_ascii() {
         d = d.with_note("non-ASCII characters may appear only in comments and strings");
     }
-    out.diagnostics.push(d.with_help("delete it, or move the text into a `//` comment or a string"));
+    out.diagnostics
+        .push(d.with_help("delete it, or move the text into a `//` comment or a string"));
     out.tokens.push((Token::Error, span));
 }
 
-fn check_literal<'src>(diags: &mut Vec<Diagnostic>, file: FileId, token: Token<'src>, span: Span) -> Token<'src> {
+fn check_literal<'src>(
+    diags: &mut Vec<Diagnostic>,
+    file: FileId,
+    token: Token<'src>,
+    span: Span,
+) -> Token<'src> {
     match token {
         Token::Int(text) | Token::Float(text) => match literal::check_number(text) {
             Ok(()) => token,
             Err(why) => {
                 diags.push(
-                    Diagnostic::new(Code("E0005"), file, span, format!("malformed number literal `{text}`"))
-                        .with_label(why)
-                        .with_help("integers are written `42`, `0xff`, `0b1010` or `1_000`; floats `0.5`"),
+                    Diagnostic::new(
+                        Code("E0005"),
+                        file,
+                        span,
+                        format!("malformed number literal `{text}`"),
+                    )
+                    .with_label(why)
+                    .with_help(
+                        "integers are written `42`, `0xff`, `0b1010` or `1_000`; floats `0.5`",
+                    ),
                 );
                 Token::Error
             }
@@ -126,7 +161,11 @@ fn check_literal<'src>(diags: &mut Vec<Diagnostic>, file: FileId, token: Token<'
                 let start = span.start as usize + 1 + offset;
                 diags.push(escape_error(file, Span::new(start, start + len)));
             }
-            if bad.is_empty() { token } else { Token::Error }
+            if bad.is_empty() {
+                token
+            } else {
+                Token::Error
+            }
         }
         Token::Char(text) => {
             let inner = &text[1..text.len() - 1];
@@ -141,7 +180,11 @@ fn check_literal<'src>(diags: &mut Vec<Diagnostic>, file: FileId, token: Token<'
             match literal::unescape(inner).len() {
                 1 => token,
                 n => {
-                    let why = if n == 0 { "an empty character literal" } else { "more than one byte" };
+                    let why = if n == 0 {
+                        "an empty character literal"
+                    } else {
+                        "more than one byte"
+                    };
                     diags.push(
                         Diagnostic::new(Code("E0004"), file, span, "a character literal holds exactly one byte")
                             .with_label(why)
@@ -153,17 +196,27 @@ fn check_literal<'src>(diags: &mut Vec<Diagnostic>, file: FileId, token: Token<'
         }
         Token::UnterminatedStr => {
             diags.push(
-                Diagnostic::new(Code("E0002"), file, span, "this string literal is never closed")
-                    .with_label("the string starts here and runs to the end of the line")
-                    .with_help("add the closing `\"`"),
+                Diagnostic::new(
+                    Code("E0002"),
+                    file,
+                    span,
+                    "this string literal is never closed",
+                )
+                .with_label("the string starts here and runs to the end of the line")
+                .with_help("add the closing `\"`"),
             );
             Token::Error
         }
         Token::UnterminatedChar => {
             diags.push(
-                Diagnostic::new(Code("E0004"), file, span, "this character literal is never closed")
-                    .with_label("expected a closing `'`")
-                    .with_help("write one character between single quotes, such as 'A'"),
+                Diagnostic::new(
+                    Code("E0004"),
+                    file,
+                    span,
+                    "this character literal is never closed",
+                )
+                .with_label("expected a closing `'`")
+                .with_help("write one character between single quotes, such as 'A'"),
             );
             Token::Error
         }

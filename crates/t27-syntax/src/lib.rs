@@ -42,27 +42,51 @@ pub fn parse(file: FileId, src: &str) -> Parsed {
     if let Some(d) = older_dialect(file, src, &lexed.tokens) {
         // Not t27 at all: one precise error beats a page of syntax errors.
         diagnostics.push(d);
-        return Parsed { file: tree, diagnostics, semicolon_comments: lexed.semicolon_comments, token_count };
+        return Parsed {
+            file: tree,
+            diagnostics,
+            semicolon_comments: lexed.semicolon_comments,
+            token_count,
+        };
     }
     let (module, items, syntax) = parser::parse_tokens(file, src.len(), &lexed.tokens);
     // A `;` "missing" right after a token the lexer rejected is that token's fault, not news.
-    let bad_token_ends: Vec<u32> =
-        lexed.tokens.iter().filter(|(t, _)| *t == Token::Error).map(|(_, s)| s.end).collect();
+    let bad_token_ends: Vec<u32> = lexed
+        .tokens
+        .iter()
+        .filter(|(t, _)| *t == Token::Error)
+        .map(|(_, s)| s.end)
+        .collect();
     diagnostics.extend(
-        syntax.into_iter().filter(|d| !(d.code == Code("E0101") && bad_token_ends.contains(&d.primary.span.start))),
+        syntax.into_iter().filter(|d| {
+            !(d.code == Code("E0101") && bad_token_ends.contains(&d.primary.span.start))
+        }),
     );
     if module.is_none() && !diagnostics.iter().any(|d| d.code == Code("E0108")) {
-        let at = items.first().map_or(Span::new(0, 0), |i| Span { start: i.span.start, end: i.span.start });
+        let at = items.first().map_or(Span::new(0, 0), |i| Span {
+            start: i.span.start,
+            end: i.span.start,
+        });
         diagnostics.push(
-            Diagnostic::new(Code("E0103"), file, at, "this file has no `module` declaration")
-                .with_label("expected `module Name;` before this")
-                .with_help("add `module Name;` at the top of the file, after the header comments"),
+            Diagnostic::new(
+                Code("E0103"),
+                file,
+                at,
+                "this file has no `module` declaration",
+            )
+            .with_label("expected `module Name;` before this")
+            .with_help("add `module Name;` at the top of the file, after the header comments"),
         );
     }
     tree.module = module;
     tree.items = items;
     diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
-    Parsed { file: tree, diagnostics, semicolon_comments: lexed.semicolon_comments, token_count }
+    Parsed {
+        file: tree,
+        diagnostics,
+        semicolon_comments: lexed.semicolon_comments,
+        token_count,
+    }
 }
 
 /// Recognises the older dialects in the owner's tree (`module X { ... }` with braces, and the
@@ -79,15 +103,28 @@ fn older_dialect(file: FileId, src: &str, tokens: &[(Token<'_>, Span)]) -> Optio
                     j += 1;
                 }
                 if j > i + 1 && matches!(tokens.get(j), Some((Token::LBrace, _))) {
-                    return Some(dialect_error(file, src, *s, "a module with a braced body is the older dialect"));
+                    return Some(dialect_error(
+                        file,
+                        src,
+                        *s,
+                        "a module with a braced body is the older dialect",
+                    ));
                 }
             }
             Token::Dot if depth == 0 => {
                 let line_start = src[..s.start as usize].rfind('\n').map_or(0, |p| p + 1);
                 let first_on_line = src[line_start..s.start as usize].trim().is_empty();
-                let section = matches!(tokens.get(i + 1), Some((Token::Ident(_) | Token::Const | Token::Test, _)));
+                let section = matches!(
+                    tokens.get(i + 1),
+                    Some((Token::Ident(_) | Token::Const | Token::Test, _))
+                );
                 if first_on_line && section {
-                    return Some(dialect_error(file, src, *s, "a `.section` line is the older assembler-like dialect"));
+                    return Some(dialect_error(
+                        file,
+                        src,
+                        *s,
+                        "a `.section` line is the older assembler-like dialect",
+                    ));
                 }
             }
             _ => {}
@@ -137,7 +174,9 @@ pub fn decode(file: FileId, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
                 Code("E0006"),
                 file,
                 Span::new(bad_at, bad_at + 1),
-                format!("this file is not valid UTF-8: the byte at offset {bad_at} cannot be decoded"),
+                format!(
+                    "this file is not valid UTF-8: the byte at offset {bad_at} cannot be decoded"
+                ),
             )
             .with_label("not UTF-8")
             .with_help("save the file as UTF-8");

@@ -66,7 +66,9 @@ pub fn bad_escapes(body: &str) -> Vec<(usize, usize)> {
         match bytes.get(i + 1) {
             Some(b'"' | b'\'' | b'\\' | b'n' | b't' | b'r') => i += 2,
             Some(b'x') => {
-                let ok = bytes.get(i + 2..i + 4).is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit));
+                let ok = bytes
+                    .get(i + 2..i + 4)
+                    .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit));
                 if !ok {
                     bad.push((i, 2));
                 }
@@ -103,7 +105,10 @@ pub fn unescape(body: &str) -> Vec<u8> {
             b'n' => (b'\n', 2),
             b't' => (b'\t', 2),
             b'r' => (b'\r', 2),
-            b'x' => match body.get(i + 2..i + 4).and_then(|h| u8::from_str_radix(h, 16).ok()) {
+            b'x' => match body
+                .get(i + 2..i + 4)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+            {
                 Some(v) => (v, 4),
                 None => (b'\\', 1),
             },

@@ -170,8 +170,16 @@ impl Token<'_> {
     pub fn starts_declaration(&self) -> bool {
         matches!(
             self,
-            Token::Pub | Token::Fn | Token::Test | Token::Invariant | Token::Struct | Token::Use | Token::Module
-                | Token::Import | Token::Hash | Token::DocComment(_)
+            Token::Pub
+                | Token::Fn
+                | Token::Test
+                | Token::Invariant
+                | Token::Struct
+                | Token::Use
+                | Token::Module
+                | Token::Import
+                | Token::Hash
+                | Token::DocComment(_)
         )
     }
 }
@@ -182,7 +190,9 @@ impl fmt::Display for Token<'_> {
             Token::LineComment => "a comment",
             Token::DocComment(_) => "a doc comment",
             Token::Ident(s) => return write!(f, "`{s}`"),
-            Token::Int(s) | Token::Float(s) | Token::Str(s) | Token::Char(s) => return write!(f, "`{s}`"),
+            Token::Int(s) | Token::Float(s) | Token::Str(s) | Token::Char(s) => {
+                return write!(f, "`{s}`")
+            }
             Token::UnterminatedStr => "an unterminated string",
             Token::UnterminatedChar => "an unterminated character literal",
             Token::Error => "an invalid token",

@@ -8,18 +8,25 @@ use chumsky::pratt::{infix, left, postfix, prefix};
 use chumsky::prelude::*;
 
 /// `u32`, `[N]T`, `[]const u8`, `(T, U)`, `module::Struct`.
-pub(crate) fn type_expr<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, I, TypeExpr, Extra<'t, 's>> + Clone {
+pub(crate) fn type_expr<'t, 's: 't, I: TokenInput<'t, 's>>(
+) -> impl Parser<'t, I, TypeExpr, Extra<'t, 's>> + Clone {
     recursive(|ty| {
         // Array lengths are literals or constant names; anything richer belongs in a constant.
         let length = select! { Token::Int(t) => ExprKind::Int(literal::int_value(t)) }
             .or(path().map(ExprKind::Path))
-            .map_with(|kind, e| Expr { kind, span: span(e.span()) })
+            .map_with(|kind, e| Expr {
+                kind,
+                span: span(e.span()),
+            })
             .labelled("an array length");
         let slice = just(Token::LBracket)
             .then(just(Token::RBracket))
             .ignore_then(just(Token::Const).or_not())
             .then(ty.clone())
-            .map(|(c, elem)| TypeKind::Slice { is_const: c.is_some(), elem: Box::new(elem) });
+            .map(|(c, elem)| TypeKind::Slice {
+                is_const: c.is_some(),
+                elem: Box::new(elem),
+            });
         let array = length
             .delimited_by(just(Token::LBracket), just(Token::RBracket))
             .then(ty.clone())
@@ -31,7 +38,10 @@ pub(crate) fn type_expr<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, 
             .delimited_by(just(Token::LParen), just(Token::RParen))
             .map(TypeKind::Tuple);
         choice((slice, array, path().map(TypeKind::Named), tuple))
-            .map_with(|kind, e| TypeExpr { kind, span: span(e.span()) })
+            .map_with(|kind, e| TypeExpr {
+                kind,
+                span: span(e.span()),
+            })
             .labelled("a type")
     })
 }
@@ -43,7 +53,8 @@ enum Postfix {
     Cast(TypeExpr),
 }
 
-pub(crate) fn expr<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, I, Expr, Extra<'t, 's>> + Clone {
+pub(crate) fn expr<'t, 's: 't, I: TokenInput<'t, 's>>(
+) -> impl Parser<'t, I, Expr, Extra<'t, 's>> + Clone {
     recursive(|expr| {
         let literal = select! {
             Token::Int(t) => ExprKind::Int(literal::int_value(t)),
@@ -56,13 +67,19 @@ pub(crate) fn expr<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, I, Ex
             // Already reported by the lexer.
             Token::Error => ExprKind::Error,
         };
-        let items = expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>();
+        let items = expr
+            .clone()
+            .separated_by(just(Token::Comma))
+            .allow_trailing()
+            .collect::<Vec<_>>();
         // `(e)` is grouping; `(a, b)` is a tuple.
         let parens = items
             .clone()
             .delimited_by(just(Token::LParen), just(Token::RParen))
             .map(|mut items| match items.len() {
-                1 => items.pop().map_or(ExprKind::Error, |only| ExprKind::Paren(Box::new(only))),
+                1 => items
+                    .pop()
+                    .map_or(ExprKind::Error, |only| ExprKind::Paren(Box::new(only))),
                 _ => ExprKind::Tuple(items),
             });
         let array = items
@@ -76,20 +93,28 @@ pub(crate) fn expr<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, I, Ex
             .collect::<Vec<_>>()
             .delimited_by(just(Token::LBrace), just(Token::RBrace))
             .map(ExprKind::StructLit);
-        let condition = expr.clone().delimited_by(just(Token::LParen), just(Token::RParen));
+        let condition = expr
+            .clone()
+            .delimited_by(just(Token::LParen), just(Token::RParen));
         let if_expr = just(Token::If)
             .ignore_then(condition.clone())
             .then(expr.clone())
             .then_ignore(just(Token::Else))
             .then(expr.clone())
             .map(|((c, a), b)| ExprKind::If(Box::new(c), Box::new(a), Box::new(b)));
-        let arm_patterns = just(Token::Else)
-            .to(Vec::new())
-            .or(expr.clone().separated_by(just(Token::Comma)).at_least(1).collect::<Vec<_>>());
+        let arm_patterns = just(Token::Else).to(Vec::new()).or(expr
+            .clone()
+            .separated_by(just(Token::Comma))
+            .at_least(1)
+            .collect::<Vec<_>>());
         let arm = arm_patterns
             .then_ignore(just(Token::FatArrow))
             .then(expr.clone())
-            .map_with(|(patterns, value), e| SwitchArm { patterns, value, span: span(e.span()) });
+            .map_with(|(patterns, value), e| SwitchArm {
+                patterns,
+                value,
+                span: span(e.span()),
+            });
         let switch = just(Token::Switch)
             .ignore_then(condition)
             .then(
@@ -99,19 +124,39 @@ pub(crate) fn expr<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, I, Ex
                     .delimited_by(just(Token::LBrace), just(Token::RBrace)),
             )
             .map(|(x, arms)| ExprKind::Switch(Box::new(x), arms));
-        let atom = choice((literal, path().map(ExprKind::Path), parens, array, struct_lit, if_expr, switch))
-            .map_with(|kind, e| Expr { kind, span: span(e.span()) })
-            .labelled("an expression")
-            .boxed();
+        let atom = choice((
+            literal,
+            path().map(ExprKind::Path),
+            parens,
+            array,
+            struct_lit,
+            if_expr,
+            switch,
+        ))
+        .map_with(|kind, e| Expr {
+            kind,
+            span: span(e.span()),
+        })
+        .labelled("an expression")
+        .boxed();
 
-        let call_args = items.clone().delimited_by(just(Token::LParen), just(Token::RParen)).map(Postfix::Call);
-        let index = expr.clone().delimited_by(just(Token::LBracket), just(Token::RBracket)).map(Postfix::Index);
+        let call_args = items
+            .clone()
+            .delimited_by(just(Token::LParen), just(Token::RParen))
+            .map(Postfix::Call);
+        let index = expr
+            .clone()
+            .delimited_by(just(Token::LBracket), just(Token::RBracket))
+            .map(Postfix::Index);
         let field = just(Token::Dot).ignore_then(ident()).map(Postfix::Field);
         let cast = just(Token::As).ignore_then(type_expr()).map(Postfix::Cast);
         let postfix_op = choice((call_args, index, field, cast));
 
         let bin = |op: BinOp| {
-            move |l: Expr, _, r: Expr, e: &mut chumsky::input::MapExtra<'t, '_, I, Extra<'t, 's>>| Expr {
+            move |l: Expr,
+                  _,
+                  r: Expr,
+                  e: &mut chumsky::input::MapExtra<'t, '_, I, Extra<'t, 's>>| Expr {
                 kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
                 span: span(e.span()),
             }
@@ -124,7 +169,10 @@ pub(crate) fn expr<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, I, Ex
                     Postfix::Field(f) => ExprKind::Field(Box::new(lhs), f),
                     Postfix::Cast(t) => ExprKind::Cast(Box::new(lhs), t),
                 };
-                Expr { kind, span: span(e.span()) }
+                Expr {
+                    kind,
+                    span: span(e.span()),
+                }
             }),
             prefix(10, just(Token::Bang), |_, rhs: Expr, e| Expr {
                 kind: ExprKind::Unary(UnOp::Not, Box::new(rhs)),
@@ -152,15 +200,24 @@ pub(crate) fn expr<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, I, Ex
                 kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
                 span: span(e.span()),
             }),
-            infix(left(2), just(Token::And).or(just(Token::AmpAmp)), bin(BinOp::And)),
-            infix(left(1), just(Token::Or).or(just(Token::PipePipe)), bin(BinOp::Or)),
+            infix(
+                left(2),
+                just(Token::And).or(just(Token::AmpAmp)),
+                bin(BinOp::And),
+            ),
+            infix(
+                left(1),
+                just(Token::Or).or(just(Token::PipePipe)),
+                bin(BinOp::Or),
+            ),
         ))
         .labelled("an expression")
         .boxed()
     })
 }
 
-fn comparison<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, I, BinOp, Extra<'t, 's>> + Clone {
+fn comparison<'t, 's: 't, I: TokenInput<'t, 's>>(
+) -> impl Parser<'t, I, BinOp, Extra<'t, 's>> + Clone {
     select! {
         Token::EqEq => BinOp::Eq,
         Token::NotEq => BinOp::Ne,

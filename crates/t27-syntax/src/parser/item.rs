@@ -15,20 +15,27 @@ pub(crate) enum TopLevel {
 
 /// Tokens skipped while recovering from a bad declaration: up to the next token that can start
 /// one, with brace groups skipped whole so that a body's locals do not look like declarations.
-fn skip_declaration<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, I, (), Extra<'t, 's>> + Clone {
+fn skip_declaration<'t, 's: 't, I: TokenInput<'t, 's>>(
+) -> impl Parser<'t, I, (), Extra<'t, 's>> + Clone {
     let group = nested_delimiters(
         Token::LBrace,
         Token::RBrace,
-        [(Token::LParen, Token::RParen), (Token::LBracket, Token::RBracket)],
+        [
+            (Token::LParen, Token::RParen),
+            (Token::LBracket, Token::RBracket),
+        ],
         |_| (),
     );
     let plain = any()
-        .filter(|t: &Token| !t.starts_declaration() && !matches!(t, Token::Const | Token::Var | Token::LBrace))
+        .filter(|t: &Token| {
+            !t.starts_declaration() && !matches!(t, Token::Const | Token::Var | Token::LBrace)
+        })
         .ignored();
     any().ignored().then(group.or(plain).repeated()).ignored()
 }
 
-pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, I, TopLevel, Extra<'t, 's>> + Clone {
+pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>>(
+) -> impl Parser<'t, I, TopLevel, Extra<'t, 's>> + Clone {
     let expr = expr();
     let body = block(expr.clone());
     let is_pub = just(Token::Pub).or_not().map(|p| p.is_some());
@@ -48,7 +55,10 @@ pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, 
                 })
                 .collect::<Vec<_>>()
                 .join("\n");
-            Some(Doc { text, span: span(SimpleSpan::from(first.start..last.end)) })
+            Some(Doc {
+                text,
+                span: span(SimpleSpan::from(first.start..last.end)),
+            })
         });
 
     // `module queen-task-analysis;`: names may contain `-`.
@@ -56,10 +66,21 @@ pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, 
         .separated_by(just(Token::Minus))
         .at_least(1)
         .collect::<Vec<_>>()
-        .map(|parts| parts.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join("-"))
-        .map_with(|name, e| ModuleDecl { name, span: span(e.span()) });
-    let module = just(Token::Module).ignore_then(module_name).then(just(Token::Semi).or_not()).validate(
-        |(decl, semi), _, emitter| {
+        .map(|parts| {
+            parts
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>()
+                .join("-")
+        })
+        .map_with(|name, e| ModuleDecl {
+            name,
+            span: span(e.span()),
+        });
+    let module = just(Token::Module)
+        .ignore_then(module_name)
+        .then(just(Token::Semi).or_not())
+        .validate(|(decl, semi), _, emitter| {
             if semi.is_none() {
                 let at = SimpleSpan::from(decl.span.end as usize..decl.span.end as usize);
                 emitter.emit(coded(
@@ -71,10 +92,10 @@ pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, 
                 ));
             }
             TopLevel::Module(decl)
-        },
-    );
+        });
 
-    let use_decl = terminated(just(Token::Use).ignore_then(path())).map(|path| ItemKind::Use(UseDecl { path }));
+    let use_decl = terminated(just(Token::Use).ignore_then(path()))
+        .map(|path| ItemKind::Use(UseDecl { path }));
     let import = terminated(just(Token::Import).ignore_then(path())).validate(|_, e, emitter| {
         emitter.emit(coded(
             "E0104",
@@ -93,10 +114,22 @@ pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, 
         .then_ignore(just(Token::Eq))
         .then(expr.clone());
     let global = terminated(global).map(|((((is_pub, is_var), name), ty), value)| {
-        let decl = GlobalDecl { is_pub, name, ty, value };
-        if is_var { ItemKind::Var(decl) } else { ItemKind::Const(decl) }
+        let decl = GlobalDecl {
+            is_pub,
+            name,
+            ty,
+            value,
+        };
+        if is_var {
+            ItemKind::Var(decl)
+        } else {
+            ItemKind::Const(decl)
+        }
     });
-    let param = ident().then_ignore(just(Token::Colon)).then(type_expr()).map(|(name, ty)| Param { name, ty });
+    let param = ident()
+        .then_ignore(just(Token::Colon))
+        .then(type_expr())
+        .map(|(name, ty)| Param { name, ty });
     let params = param
         .clone()
         .separated_by(just(Token::Comma))
@@ -110,7 +143,13 @@ pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, 
         .then(params)
         .then(just(Token::Arrow).ignore_then(type_expr()).or_not())
         .then(body.clone())
-        .map(|((((is_pub, name), params), ret), body)| FnDecl { is_pub, name, params, ret, body });
+        .map(|((((is_pub, name), params), ret), body)| FnDecl {
+            is_pub,
+            name,
+            params,
+            ret,
+            body,
+        });
     let test = just(Token::Test)
         .to(TestKind::Test)
         .or(just(Token::Invariant).to(TestKind::Invariant))
@@ -127,12 +166,21 @@ pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, 
                 .collect::<Vec<_>>()
                 .delimited_by(just(Token::LBrace), just(Token::RBrace)),
         )
-        .map(|((is_pub, name), fields)| ItemKind::Struct(StructDecl { is_pub, name, fields }));
+        .map(|((is_pub, name), fields)| {
+            ItemKind::Struct(StructDecl {
+                is_pub,
+                name,
+                fields,
+            })
+        });
     // `#[test] pub fn test_x() { ... }`, a Rust habit, is read as `test test_x { ... }`.
     let attributed = just(Token::Hash)
         .ignore_then(
             ident()
-                .or(just(Token::Test).map_with(|_, e| Ident { name: "test".into(), span: span(e.span()) }))
+                .or(just(Token::Test).map_with(|_, e| Ident {
+                    name: "test".into(),
+                    span: span(e.span()),
+                }))
                 .delimited_by(just(Token::LBracket), just(Token::RBracket)),
         )
         .map_with(|attr, e| (attr, e.span()))
@@ -140,8 +188,18 @@ pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, 
         .validate(|((attr, attr_span), f), _, emitter| {
             if attr.name == "test" {
                 let fix = format!("write `test {} {{ ... }}`", f.name.name);
-                emitter.emit(coded("W0004", attr_span, "`#[test] pub fn` is a Rust habit", "read as a `test` block", &fix));
-                ItemKind::Test(TestDecl { kind: TestKind::Test, name: f.name, body: f.body })
+                emitter.emit(coded(
+                    "W0004",
+                    attr_span,
+                    "`#[test] pub fn` is a Rust habit",
+                    "read as a `test` block",
+                    &fix,
+                ));
+                ItemKind::Test(TestDecl {
+                    kind: TestKind::Test,
+                    name: f.name,
+                    body: f.body,
+                })
             } else {
                 emitter.emit(coded(
                     "E0107",
@@ -154,15 +212,31 @@ pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, 
             }
         });
 
-    let item = choice((use_decl, import, global, function.map(ItemKind::Fn), test, structure, attributed))
-        .labelled("a declaration");
-    let documented = doc
-        .then(item)
-        .map_with(|(doc, kind), e| TopLevel::Item(Item { doc, kind, span: span(e.span()) }));
+    let item = choice((
+        use_decl,
+        import,
+        global,
+        function.map(ItemKind::Fn),
+        test,
+        structure,
+        attributed,
+    ))
+    .labelled("a declaration");
+    let documented = doc.then(item).map_with(|(doc, kind), e| {
+        TopLevel::Item(Item {
+            doc,
+            kind,
+            span: span(e.span()),
+        })
+    });
     module
         .or(documented)
         .recover_with(via_parser(skip_declaration().map_with(|_, e| {
-            TopLevel::Item(Item { doc: None, kind: ItemKind::Error, span: span(e.span()) })
+            TopLevel::Item(Item {
+                doc: None,
+                kind: ItemKind::Error,
+                span: span(e.span()),
+            })
         })))
         .boxed()
 }

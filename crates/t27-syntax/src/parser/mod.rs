@@ -12,8 +12,14 @@ use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 use t27_diag::{Code, Diagnostic, FileId, Span};
 
-pub(crate) trait TokenInput<'t, 's: 't>: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan> {}
-impl<'t, 's: 't, I> TokenInput<'t, 's> for I where I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan> {}
+pub(crate) trait TokenInput<'t, 's: 't>:
+    ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>
+{
+}
+impl<'t, 's: 't, I> TokenInput<'t, 's> for I where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>
+{
+}
 
 pub(crate) type Extra<'t, 's> = extra::Err<Rich<'t, Token<'s>, SimpleSpan>>;
 
@@ -21,22 +27,36 @@ pub(crate) fn span(s: SimpleSpan) -> Span {
     Span::new(s.start, s.end)
 }
 
-pub(crate) fn ident<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, I, Ident, Extra<'t, 's>> + Clone {
+pub(crate) fn ident<'t, 's: 't, I: TokenInput<'t, 's>>(
+) -> impl Parser<'t, I, Ident, Extra<'t, 's>> + Clone {
     select! { Token::Ident(name) => name }
-        .map_with(|name: &str, e| Ident { name: name.to_string(), span: span(e.span()) })
+        .map_with(|name: &str, e| Ident {
+            name: name.to_string(),
+            span: span(e.span()),
+        })
         .labelled("a name")
 }
 
 /// `a`, `a::b::c`.
-pub(crate) fn path<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, I, Vec<Ident>, Extra<'t, 's>> + Clone {
-    ident().separated_by(just(Token::ColonColon)).at_least(1).collect::<Vec<_>>()
+pub(crate) fn path<'t, 's: 't, I: TokenInput<'t, 's>>(
+) -> impl Parser<'t, I, Vec<Ident>, Extra<'t, 's>> + Clone {
+    ident()
+        .separated_by(just(Token::ColonColon))
+        .at_least(1)
+        .collect::<Vec<_>>()
 }
 
 /// Fields of a coded parser error, packed into chumsky's custom message and unpacked by
 /// [`to_diagnostic`]; chumsky then keeps them through backtracking like any other error.
 const SEP: char = '\u{1f}';
 
-pub(crate) fn coded<'t, 's>(code: &str, at: SimpleSpan, message: &str, label: &str, help: &str) -> Rich<'t, Token<'s>> {
+pub(crate) fn coded<'t, 's>(
+    code: &str,
+    at: SimpleSpan,
+    message: &str,
+    label: &str,
+    help: &str,
+) -> Rich<'t, Token<'s>> {
     Rich::custom(at, format!("{code}{SEP}{message}{SEP}{label}{SEP}{help}"))
 }
 
@@ -46,11 +66,16 @@ pub(crate) fn parse_tokens<'s>(
     src_len: usize,
     tokens: &[(Token<'s>, Span)],
 ) -> (Option<ModuleDecl>, Vec<Item>, Vec<Diagnostic>) {
-    let simple: Vec<(Token<'s>, SimpleSpan)> =
-        tokens.iter().map(|(t, s)| (*t, SimpleSpan::from(s.start as usize..s.end as usize))).collect();
+    let simple: Vec<(Token<'s>, SimpleSpan)> = tokens
+        .iter()
+        .map(|(t, s)| (*t, SimpleSpan::from(s.start as usize..s.end as usize)))
+        .collect();
     let eoi = SimpleSpan::from(src_len..src_len);
     let input = simple.as_slice().map(eoi, |(t, s)| (t, s));
-    let parser = item::top_level().repeated().collect::<Vec<_>>().then_ignore(end());
+    let parser = item::top_level()
+        .repeated()
+        .collect::<Vec<_>>()
+        .then_ignore(end());
     let (output, errors) = parser.parse(input).into_output_errors();
     let mut diagnostics: Vec<Diagnostic> = errors
         .into_iter()
@@ -66,17 +91,27 @@ pub(crate) fn parse_tokens<'s>(
             TopLevel::Module(decl) => {
                 if let Some(first) = &module {
                     diagnostics.push(
-                        Diagnostic::new(Code("E0108"), file, decl.span, "a second `module` declaration")
-                            .with_label("a file is exactly one module")
-                            .with_secondary(file, first.span, "the module is declared here")
-                            .with_help("remove this line"),
+                        Diagnostic::new(
+                            Code("E0108"),
+                            file,
+                            decl.span,
+                            "a second `module` declaration",
+                        )
+                        .with_label("a file is exactly one module")
+                        .with_secondary(file, first.span, "the module is declared here")
+                        .with_help("remove this line"),
                     );
                 } else if let Some(before) = items.first().map(|i: &Item| i.span) {
                     diagnostics.push(
-                        Diagnostic::new(Code("E0108"), file, decl.span, "`module` must be the first declaration")
-                            .with_label("declared after other declarations")
-                            .with_secondary(file, before, "this declaration comes first")
-                            .with_help("move the `module` line to the top of the file"),
+                        Diagnostic::new(
+                            Code("E0108"),
+                            file,
+                            decl.span,
+                            "`module` must be the first declaration",
+                        )
+                        .with_label("declared after other declarations")
+                        .with_secondary(file, before, "this declaration comes first")
+                        .with_help("move the `module` line to the top of the file"),
                     );
                     module = Some(decl);
                 } else {
@@ -119,10 +154,19 @@ fn to_diagnostic(file: FileId, err: &Rich<'_, Token<'_>>) -> Diagnostic {
                 0 => "something else".to_string(),
                 1 => wanted[0].clone(),
                 n if n <= 6 => format!("{} or {}", wanted[..n - 1].join(", "), wanted[n - 1]),
-                _ => format!("{}, or one of {} other things", wanted[..5].join(", "), wanted.len() - 5),
+                _ => format!(
+                    "{}, or one of {} other things",
+                    wanted[..5].join(", "),
+                    wanted.len() - 5
+                ),
             };
-            Diagnostic::new(Code("E0100"), file, at, format!("expected {expected_text}, found {found_text}"))
-                .with_label(format!("unexpected {found_text}"))
+            Diagnostic::new(
+                Code("E0100"),
+                file,
+                at,
+                format!("expected {expected_text}, found {found_text}"),
+            )
+            .with_label(format!("unexpected {found_text}"))
         }
     }
 }

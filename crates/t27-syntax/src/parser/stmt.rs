@@ -35,30 +35,51 @@ pub(crate) fn terminated<'t, 's: 't, I: TokenInput<'t, 's>, O>(
         .ignored()
         .or(end())
         .rewind();
-    let semi = just(Token::Semi).to(true).or(next_starts_statement.to(false));
-    p.map_with(|out, e| (out, e.span())).then(semi).validate(|((out, sp), semi), _, emitter| {
-        if !semi {
-            let at = SimpleSpan::from(sp.end..sp.end);
-            emitter.emit(coded("E0101", at, "missing `;` after this statement", "expected `;` here", "add `;`"));
-        }
-        out
-    })
+    let semi = just(Token::Semi)
+        .to(true)
+        .or(next_starts_statement.to(false));
+    p.map_with(|out, e| (out, e.span()))
+        .then(semi)
+        .validate(|((out, sp), semi), _, emitter| {
+            if !semi {
+                let at = SimpleSpan::from(sp.end..sp.end);
+                emitter.emit(coded(
+                    "E0101",
+                    at,
+                    "missing `;` after this statement",
+                    "expected `;` here",
+                    "add `;`",
+                ));
+            }
+            out
+        })
 }
 
 /// Tokens skipped while recovering from a bad statement: anything up to the next `;`, stopping
 /// before a `}` or a token that can only start a declaration. Brace groups are skipped whole.
-fn skip_statement<'t, 's: 't, I: TokenInput<'t, 's>>() -> impl Parser<'t, I, (), Extra<'t, 's>> + Clone {
+fn skip_statement<'t, 's: 't, I: TokenInput<'t, 's>>(
+) -> impl Parser<'t, I, (), Extra<'t, 's>> + Clone {
     let group = nested_delimiters(
         Token::LBrace,
         Token::RBrace,
-        [(Token::LParen, Token::RParen), (Token::LBracket, Token::RBracket)],
+        [
+            (Token::LParen, Token::RParen),
+            (Token::LBracket, Token::RBracket),
+        ],
         |_| (),
     );
     let plain = any()
-        .filter(|t: &Token| !matches!(t, Token::Semi | Token::LBrace | Token::RBrace) && !t.starts_declaration())
+        .filter(|t: &Token| {
+            !matches!(t, Token::Semi | Token::LBrace | Token::RBrace) && !t.starts_declaration()
+        })
         .ignored();
     choice((
-        group.or(plain).repeated().at_least(1).then(just(Token::Semi).or_not()).ignored(),
+        group
+            .or(plain)
+            .repeated()
+            .at_least(1)
+            .then(just(Token::Semi).or_not())
+            .ignored(),
         just(Token::Semi).ignored(),
     ))
 }
@@ -91,7 +112,10 @@ pub(crate) fn block<'t, 's: 't, I: TokenInput<'t, 's>>(
                         "add `}` where the block ends",
                     ));
                 }
-                Block { stmts, span: span(e.span()) }
+                Block {
+                    stmts,
+                    span: span(e.span()),
+                }
             })
             .labelled("a block")
             .boxed()
@@ -103,19 +127,18 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>>(
     block: impl Parser<'t, I, Block, Extra<'t, 's>> + Clone + 't,
 ) -> impl Parser<'t, I, Stmt, Extra<'t, 's>> + Clone {
     recursive(move |stmt| {
-        let with_span = |kind: StmtKind, e: &mut chumsky::input::MapExtra<'t, '_, I, Extra<'t, 's>>| Stmt {
-            kind,
-            span: span(e.span()),
-        };
-        let names = ident()
-            .map(|n| (vec![n], false))
-            .or(ident()
-                .separated_by(just(Token::Comma))
-                .allow_trailing()
-                .at_least(1)
-                .collect::<Vec<_>>()
-                .delimited_by(just(Token::LParen), just(Token::RParen))
-                .map(|ns| (ns, true)));
+        let with_span =
+            |kind: StmtKind, e: &mut chumsky::input::MapExtra<'t, '_, I, Extra<'t, 's>>| Stmt {
+                kind,
+                span: span(e.span()),
+            };
+        let names = ident().map(|n| (vec![n], false)).or(ident()
+            .separated_by(just(Token::Comma))
+            .allow_trailing()
+            .at_least(1)
+            .collect::<Vec<_>>()
+            .delimited_by(just(Token::LParen), just(Token::RParen))
+            .map(|ns| (ns, true)));
         let local_kind = select! {
             Token::Var => LocalKind::Var,
             Token::Let => LocalKind::Let,
@@ -127,7 +150,16 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>>(
             .then_ignore(just(Token::Eq))
             .then(expr.clone())
             .map_with(move |(((kind, (names, tuple)), ty), init), e| {
-                with_span(StmtKind::Local { kind, names, tuple, ty, init }, e)
+                with_span(
+                    StmtKind::Local {
+                        kind,
+                        names,
+                        tuple,
+                        ty,
+                        init,
+                    },
+                    e,
+                )
             });
         let assign_op = select! {
             Token::Eq => AssignOp::Set,
@@ -135,36 +167,62 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>>(
             Token::MinusEq => AssignOp::Sub,
             Token::StarEq => AssignOp::Mul,
         };
-        let assign_or_expr = expr.clone().then(assign_op.then(expr.clone()).or_not()).map_with(move |(target, rest), e| {
-            let kind = match rest {
-                Some((op, value)) => StmtKind::Assign { target, op, value },
-                None => StmtKind::Expr(target),
-            };
-            with_span(kind, e)
-        });
+        let assign_or_expr = expr
+            .clone()
+            .then(assign_op.then(expr.clone()).or_not())
+            .map_with(move |(target, rest), e| {
+                let kind = match rest {
+                    Some((op, value)) => StmtKind::Assign { target, op, value },
+                    None => StmtKind::Expr(target),
+                };
+                with_span(kind, e)
+            });
         // The statements that also stand in a `for (...)` header, without their `;`.
         let simple = local.clone().or(assign_or_expr.clone());
 
         // A body is a block or, as seen in the owner's specs, one statement: `if (c) x = 1;`.
         let body = block
             .clone()
-            .or(stmt.clone().map(|s: Stmt| Block { span: s.span, stmts: vec![s] }))
+            .or(stmt.clone().map(|s: Stmt| Block {
+                span: s.span,
+                stmts: vec![s],
+            }))
             .labelled("a block");
         let if_stmt = just(Token::If)
             .ignore_then(expr.clone())
             .then(body.clone())
             .then(just(Token::Else).ignore_then(body.clone()).or_not())
-            .map_with(move |((cond, then), otherwise), e| with_span(StmtKind::If { cond, then, otherwise }, e));
+            .map_with(move |((cond, then), otherwise), e| {
+                with_span(
+                    StmtKind::If {
+                        cond,
+                        then,
+                        otherwise,
+                    },
+                    e,
+                )
+            });
         let while_stmt = just(Token::While)
             .ignore_then(expr.clone())
             .then(
                 just(Token::Colon)
-                    .ignore_then(simple.clone().delimited_by(just(Token::LParen), just(Token::RParen)))
+                    .ignore_then(
+                        simple
+                            .clone()
+                            .delimited_by(just(Token::LParen), just(Token::RParen)),
+                    )
                     .or_not(),
             )
             .then(body.clone())
             .map_with(move |((cond, step), body), e| {
-                with_span(StmtKind::While { cond, step: step.map(Box::new), body }, e)
+                with_span(
+                    StmtKind::While {
+                        cond,
+                        step: step.map(Box::new),
+                        body,
+                    },
+                    e,
+                )
             });
         let for_stmt = just(Token::For)
             .ignore_then(
@@ -180,32 +238,53 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>>(
             .then(body)
             .map_with(move |(((init, cond), step), body), e| {
                 with_span(
-                    StmtKind::For { init: init.map(Box::new), cond, step: step.map(Box::new), body },
+                    StmtKind::For {
+                        init: init.map(Box::new),
+                        cond,
+                        step: step.map(Box::new),
+                        body,
+                    },
                     e,
                 )
             });
         let keyword_stmt = choice((
-            just(Token::Assert).ignore_then(expr.clone()).map(StmtKind::Assert),
-            just(Token::Return).ignore_then(expr.clone().or_not()).map(StmtKind::Return),
+            just(Token::Assert)
+                .ignore_then(expr.clone())
+                .map(StmtKind::Assert),
+            just(Token::Return)
+                .ignore_then(expr.clone().or_not())
+                .map(StmtKind::Return),
             just(Token::Break).to(StmtKind::Break),
             just(Token::Continue).to(StmtKind::Continue),
         ))
         .map_with(move |kind, e| with_span(kind, e));
         // A `///` inside a body documents nothing; it is read as a comment.
-        let stray_doc = select! { Token::DocComment(_) => () }
-            .map_with(move |_, e| with_span(StmtKind::Block(Block { stmts: Vec::new(), span: span(e.span()) }), e));
+        let stray_doc = select! { Token::DocComment(_) => () }.map_with(move |_, e| {
+            with_span(
+                StmtKind::Block(Block {
+                    stmts: Vec::new(),
+                    span: span(e.span()),
+                }),
+                e,
+            )
+        });
         choice((
             terminated(local),
             terminated(keyword_stmt),
             if_stmt,
             while_stmt,
             for_stmt,
-            block.map(|b| Stmt { span: b.span, kind: StmtKind::Block(b) }),
+            block.map(|b| Stmt {
+                span: b.span,
+                kind: StmtKind::Block(b),
+            }),
             stray_doc,
             terminated(assign_or_expr),
         ))
         .labelled("a statement")
-        .recover_with(via_parser(skip_statement().map_with(move |_, e| with_span(StmtKind::Error, e))))
+        .recover_with(via_parser(
+            skip_statement().map_with(move |_, e| with_span(StmtKind::Error, e)),
+        ))
         .boxed()
     })
 }

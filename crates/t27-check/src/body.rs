@@ -1,0 +1,649 @@
+//! Function, test and invariant bodies: locals, statements, control flow and asserts.
+
+use crate::checker::Checker;
+use std::rc::Rc;
+use t27_diag::{Code, Diagnostic, Span};
+use t27_ir::*;
+use t27_syntax::ast::{self, AssignOp, ItemKind, LocalKind};
+
+/// What a body's lowering needs to know: its locals and the scopes they are visible in.
+pub(crate) struct BodyCtx {
+    pub module: ModuleId,
+    pub locals: Vec<Local>,
+    /// How each local was declared, for messages about assignments.
+    pub local_kinds: Vec<&'static str>,
+    scopes: Vec<Vec<(String, LocalId)>>,
+    loop_depth: u32,
+    ret: Ty,
+    pub allow_undefined: bool,
+    /// The body contains a syntax error: its shape may not be what the author wrote.
+    pub broken: bool,
+    pub folded: u32,
+    pub runtime: u32,
+}
+
+impl BodyCtx {
+    /// The context of a constant initialiser: no locals at all.
+    pub fn constant(module: ModuleId) -> BodyCtx {
+        BodyCtx {
+            module,
+            locals: Vec::new(),
+            local_kinds: Vec::new(),
+            scopes: vec![Vec::new()],
+            loop_depth: 0,
+            ret: Ty::Void,
+            allow_undefined: false,
+            broken: false,
+            folded: 0,
+            runtime: 0,
+        }
+    }
+
+    fn body(module: ModuleId, params: Vec<Local>, ret: Ty) -> BodyCtx {
+        let mut cx = BodyCtx::constant(module);
+        for p in params {
+            let id = LocalId(cx.locals.len() as u32);
+            cx.scopes[0].push((p.name.clone(), id));
+            cx.locals.push(p);
+            cx.local_kinds.push("a parameter");
+        }
+        cx.ret = ret;
+        cx
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<LocalId> {
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.iter().rev())
+            .find(|(n, _)| n == name)
+            .map(|(_, id)| *id)
+    }
+
+    /// Declares a local in the innermost scope; returns the span of a local of the same name
+    /// that it shadows in that same scope.
+    fn declare(&mut self, name: &ast::Ident, ty: Ty, kind: LocalKind) -> (LocalId, Option<Span>) {
+        let id = LocalId(self.locals.len() as u32);
+        let scope = self.scopes.last_mut().expect("a body always has a scope");
+        let shadowed = scope
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name.name)
+            .map(|(_, l)| *l);
+        scope.push((name.name.clone(), id));
+        self.locals.push(Local {
+            name: name.name.clone(),
+            ty,
+            mutable: kind == LocalKind::Var,
+            span: name.span,
+        });
+        self.local_kinds.push(match kind {
+            LocalKind::Var => "`var`",
+            LocalKind::Let => "`let`",
+            LocalKind::Const => "`const`",
+        });
+        (id, shadowed.map(|l| self.locals[l.index()].span))
+    }
+}
+
+impl Checker {
+    pub(crate) fn check_bodies(&mut self) {
+        let modules = Rc::clone(&self.modules);
+        for (fi, at) in self.fn_ast.clone().into_iter().enumerate() {
+            let ItemKind::Fn(f) = &modules[at.module].ast.items[at.item].kind else {
+                continue;
+            };
+            let m = ModuleId(at.module as u32);
+            let func = &mut self.program.functions[fi];
+            let params = std::mem::take(&mut func.body.locals);
+            let ret = func.ret.clone();
+            let file = self.file_of(m);
+            let broken = self.has_syntax_error_in(file, modules[at.module].ast.items[at.item].span);
+            let mut cx = BodyCtx::body(m, params, ret.clone());
+            cx.broken = broken;
+            let block = self.lower_block(&mut cx, &f.body);
+            if ret != Ty::Void && !ret.has_error() && !block_diverges(&block) && !broken {
+                let end = Span {
+                    start: f.body.span.end.saturating_sub(1),
+                    end: f.body.span.end,
+                };
+                let shown = self.ty_name(&ret);
+                self.report(
+                    Diagnostic::new(
+                        Code("E2005"),
+                        file,
+                        f.name.span,
+                        format!("`{}` can finish without returning a value", f.name.name),
+                    )
+                    .with_label(format!("declared to return `{shown}`"))
+                    .with_secondary(file, end, "the end of the body is reachable")
+                    .with_help("add a final `return` with the default answer"),
+                );
+            }
+            self.program.functions[fi].body = Body {
+                locals: cx.locals,
+                block,
+            };
+        }
+        for (ti, at) in self.test_ast.clone().into_iter().enumerate() {
+            let ItemKind::Test(t) = &modules[at.module].ast.items[at.item].kind else {
+                continue;
+            };
+            let mut cx = BodyCtx::body(ModuleId(at.module as u32), Vec::new(), Ty::Void);
+            let file = self.file_of(cx.module);
+            cx.broken = self.has_syntax_error_in(file, modules[at.module].ast.items[at.item].span);
+            let block = self.lower_block(&mut cx, &t.body);
+            let test = &mut self.program.tests[ti];
+            test.folded_asserts = cx.folded;
+            test.runtime_asserts = cx.runtime;
+            test.body = Body {
+                locals: cx.locals,
+                block,
+            };
+        }
+    }
+
+    pub(crate) fn lower_block(&mut self, cx: &mut BodyCtx, block: &ast::Block) -> Block {
+        cx.scopes.push(Vec::new());
+        let mut stmts = Vec::with_capacity(block.stmts.len());
+        let mut ended: Option<Span> = None;
+        let mut warned = false;
+        for s in &block.stmts {
+            if let (Some(jump), false) = (ended, warned) {
+                if !cx.broken
+                    && !matches!(s.kind, ast::StmtKind::Block(ref b) if b.stmts.is_empty())
+                {
+                    warned = true;
+                    let file = self.file_of(cx.module);
+                    self.report(
+                        Diagnostic::new(
+                            Code("W0007"),
+                            file,
+                            s.span,
+                            "this statement can never run",
+                        )
+                        .with_label("unreachable")
+                        .with_secondary(file, jump, "control never gets past this")
+                        .with_help("remove it, or move it before the jump"),
+                    );
+                }
+            }
+            let lowered = self.lower_stmt(cx, s);
+            if ended.is_none()
+                && (stmt_diverges(&lowered)
+                    || matches!(lowered.kind, StmtKind::Break | StmtKind::Continue))
+            {
+                ended = Some(s.span);
+            }
+            stmts.push(lowered);
+        }
+        cx.scopes.pop();
+        Block {
+            stmts,
+            span: block.span,
+        }
+    }
+
+    fn lower_stmt(&mut self, cx: &mut BodyCtx, s: &ast::Stmt) -> Stmt {
+        let file = self.file_of(cx.module);
+        let span = s.span;
+        let kind = match &s.kind {
+            ast::StmtKind::Error => StmtKind::Block(Block::default()),
+            ast::StmtKind::Local {
+                kind,
+                names,
+                tuple,
+                ty,
+                init,
+            } => self.lower_local(cx, *kind, names, *tuple, ty.as_ref(), init),
+            ast::StmtKind::Assign { target, op, value } => {
+                self.lower_assign(cx, target, *op, value)
+            }
+            ast::StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let cond = self.lower_condition(cx, cond);
+                let then = self.lower_block(cx, then);
+                let otherwise = otherwise
+                    .as_ref()
+                    .map(|b| self.lower_block(cx, b))
+                    .unwrap_or_default();
+                StmtKind::If {
+                    cond,
+                    then,
+                    otherwise,
+                }
+            }
+            ast::StmtKind::While { cond, step, body } => {
+                let cond = self.lower_condition(cx, cond);
+                cx.loop_depth += 1;
+                let body = self.lower_block(cx, body);
+                cx.loop_depth -= 1;
+                let step = step
+                    .as_ref()
+                    .map(|st| self.single_block(cx, st))
+                    .unwrap_or_default();
+                StmtKind::While { cond, body, step }
+            }
+            ast::StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                // `for (init; cond; step) body` is `{ init; while (cond) : (step) body }`.
+                cx.scopes.push(Vec::new());
+                let mut stmts = Vec::new();
+                if let Some(init) = init {
+                    stmts.push(self.lower_stmt(cx, init));
+                }
+                let cond = match cond {
+                    Some(c) => self.lower_condition(cx, c),
+                    None => Expr {
+                        kind: ExprKind::Lit(Value::Bool(true)),
+                        ty: Ty::Bool,
+                        span,
+                    },
+                };
+                cx.loop_depth += 1;
+                let body = self.lower_block(cx, body);
+                cx.loop_depth -= 1;
+                let step = step
+                    .as_ref()
+                    .map(|st| self.single_block(cx, st))
+                    .unwrap_or_default();
+                stmts.push(Stmt {
+                    kind: StmtKind::While { cond, body, step },
+                    span,
+                });
+                cx.scopes.pop();
+                StmtKind::Block(Block { stmts, span })
+            }
+            ast::StmtKind::Break | ast::StmtKind::Continue => {
+                let is_break = matches!(s.kind, ast::StmtKind::Break);
+                if cx.loop_depth == 0 {
+                    let word = if is_break { "break" } else { "continue" };
+                    self.report(
+                        Diagnostic::new(
+                            Code("E2014"),
+                            file,
+                            span,
+                            format!("`{word}` outside a loop"),
+                        )
+                        .with_label("no `while` or `for` around this")
+                        .with_help("use `return` to leave a function, or move this into a loop"),
+                    );
+                    StmtKind::Block(Block::default())
+                } else if is_break {
+                    StmtKind::Break
+                } else {
+                    StmtKind::Continue
+                }
+            }
+            ast::StmtKind::Return(value) => self.lower_return(cx, value.as_ref(), span),
+            ast::StmtKind::Assert(cond) => self.lower_assert(cx, cond, span),
+            ast::StmtKind::Expr(e) => {
+                let lowered = self.lower_expr(cx, e, None);
+                if !matches!(lowered.kind, ExprKind::Call(..) | ExprKind::Error) {
+                    self.report(
+                        Diagnostic::new(
+                            Code("E2019"),
+                            file,
+                            e.span,
+                            "this expression's value is computed and dropped",
+                        )
+                        .with_label("does nothing")
+                        .with_help("write `assert ...;` to check it, or `x = ...;` to keep it"),
+                    );
+                }
+                StmtKind::Expr(lowered)
+            }
+            ast::StmtKind::Block(b) => StmtKind::Block(self.lower_block(cx, b)),
+        };
+        Stmt { kind, span }
+    }
+
+    fn single_block(&mut self, cx: &mut BodyCtx, s: &ast::Stmt) -> Block {
+        let lowered = self.lower_stmt(cx, s);
+        Block {
+            span: s.span,
+            stmts: vec![lowered],
+        }
+    }
+
+    fn lower_condition(&mut self, cx: &mut BodyCtx, cond: &ast::Expr) -> Expr {
+        let e = self.lower_expr(cx, cond, Some(&Ty::Bool));
+        let file = self.file_of(cx.module);
+        self.coerce(file, e, &Ty::Bool)
+    }
+
+    fn lower_local(
+        &mut self,
+        cx: &mut BodyCtx,
+        kind: LocalKind,
+        names: &[ast::Ident],
+        tuple: bool,
+        ty: Option<&ast::TypeExpr>,
+        init: &ast::Expr,
+    ) -> StmtKind {
+        let file = self.file_of(cx.module);
+        let declared = ty.map(|t| self.resolve_type(cx.module, t));
+        let value =
+            if matches!(init.kind, ast::ExprKind::Undefined) && kind == LocalKind::Var && !tuple {
+                match &declared {
+                    Some(t) => Expr {
+                        kind: ExprKind::Undefined,
+                        ty: t.clone(),
+                        span: init.span,
+                    },
+                    None => {
+                        self.report(
+                            Diagnostic::new(
+                                Code("E2020"),
+                                file,
+                                init.span,
+                                "`undefined` needs a declared type",
+                            )
+                            .with_label("the type of this local cannot be inferred")
+                            .with_help("declare the type, e.g. `var out : [512]u8 = undefined;`"),
+                        );
+                        Expr::error(init.span)
+                    }
+                }
+            } else {
+                let e = self.lower_expr(cx, init, declared.as_ref());
+                match &declared {
+                    Some(t) => self.coerce(file, e, t),
+                    None => e,
+                }
+            };
+        if !tuple {
+            let ty = match declared {
+                Some(t) => t,
+                None => self.local_type(cx.module, &value),
+            };
+            let local = self.declare_local(cx, &names[0], ty, kind);
+            return StmtKind::Let { local, init: value };
+        }
+        let tys: Vec<Ty> = match &value.ty {
+            Ty::Tuple(ts) if ts.len() == names.len() => ts.clone(),
+            Ty::Tuple(ts) => {
+                let shown = self.ty_name(&value.ty);
+                self.report(
+                    Diagnostic::new(
+                        Code("E2018"),
+                        file,
+                        value.span,
+                        format!("{} names for a tuple of {}", names.len(), ts.len()),
+                    )
+                    .with_label(format!("this is a `{shown}`"))
+                    .with_help("give one name to each element of the tuple"),
+                );
+                vec![Ty::Error; names.len()]
+            }
+            t if t.has_error() => vec![Ty::Error; names.len()],
+            _ => {
+                let shown = self.ty_name(&value.ty);
+                self.report(
+                    Diagnostic::new(
+                        Code("E2018"),
+                        file,
+                        value.span,
+                        "only a tuple can be taken apart into names",
+                    )
+                    .with_label(format!("this is a `{shown}`, not a tuple"))
+                    .with_help("declare a single name instead"),
+                );
+                vec![Ty::Error; names.len()]
+            }
+        };
+        let locals = names
+            .iter()
+            .zip(tys)
+            .map(|(n, t)| self.declare_local(cx, n, t, kind))
+            .collect();
+        StmtKind::LetTuple {
+            locals,
+            init: value,
+        }
+    }
+
+    fn local_type(&mut self, m: ModuleId, value: &Expr) -> Ty {
+        match &value.ty {
+            Ty::Void => {
+                let file = self.file_of(m);
+                self.report(
+                    Diagnostic::new(Code("E2001"), file, value.span, "this call returns nothing")
+                        .with_label("no value to keep")
+                        .with_help("call it as a statement of its own"),
+                );
+                Ty::Error
+            }
+            Ty::Array(elem, _) if **elem == Ty::UntypedInt => {
+                let file = self.file_of(m);
+                self.report(
+                    Diagnostic::new(
+                        Code("E2020"),
+                        file,
+                        value.span,
+                        "the element type of this array cannot be inferred",
+                    )
+                    .with_label("integer literals have no type of their own")
+                    .with_help("declare the type, e.g. `let xs : [3]u32 = [1, 2, 3];`"),
+                );
+                Ty::Error
+            }
+            _ => self.require_concrete(m, value),
+        }
+    }
+
+    fn declare_local(
+        &mut self,
+        cx: &mut BodyCtx,
+        name: &ast::Ident,
+        ty: Ty,
+        kind: LocalKind,
+    ) -> LocalId {
+        let (id, shadowed) = cx.declare(name, ty, kind);
+        if let Some(first) = shadowed {
+            let file = self.file_of(cx.module);
+            self.report(
+                Diagnostic::new(
+                    Code("W0005"),
+                    file,
+                    name.span,
+                    format!("`{}` is declared again in the same block", name.name),
+                )
+                .with_label("shadows the earlier one from here on")
+                .with_secondary(file, first, "first declared here")
+                .with_help(
+                    "give the new value its own name, or declare one `var` and assign to it",
+                ),
+            );
+        }
+        id
+    }
+
+    fn lower_assign(
+        &mut self,
+        cx: &mut BodyCtx,
+        target: &ast::Expr,
+        op: AssignOp,
+        value: &ast::Expr,
+    ) -> StmtKind {
+        let file = self.file_of(cx.module);
+        let place = self.lower_place(cx, target);
+        let value = self.lower_expr(cx, value, Some(&place.ty));
+        let value = self.coerce(file, value, &place.ty);
+        let op = match op {
+            AssignOp::Set => None,
+            AssignOp::Add => Some(BinOp::Add),
+            AssignOp::Sub => Some(BinOp::Sub),
+            AssignOp::Mul => Some(BinOp::Mul),
+        };
+        if let Some(o) = op {
+            if !matches!(place.ty, Ty::Int(_) | Ty::F64 | Ty::Error) {
+                let shown = self.ty_name(&place.ty);
+                self.report(
+                    Diagnostic::new(
+                        Code("E2009"),
+                        file,
+                        place.span,
+                        format!("`{}=` does not work on `{shown}`", o.symbol()),
+                    )
+                    .with_label(format!("this is a `{shown}`"))
+                    .with_help("compound assignment works on integers and `f64`"),
+                );
+            }
+        }
+        StmtKind::Assign { place, op, value }
+    }
+
+    fn lower_return(
+        &mut self,
+        cx: &mut BodyCtx,
+        value: Option<&ast::Expr>,
+        span: Span,
+    ) -> StmtKind {
+        let file = self.file_of(cx.module);
+        let ret = cx.ret.clone();
+        match (value, &ret) {
+            (None, Ty::Void) => StmtKind::Return(None),
+            (None, t) => {
+                if !t.has_error() {
+                    let shown = self.ty_name(t);
+                    self.report(
+                        Diagnostic::new(
+                            Code("E2013"),
+                            file,
+                            span,
+                            format!(
+                                "this function returns `{shown}`, but this `return` has no value"
+                            ),
+                        )
+                        .with_label("no value")
+                        .with_help(format!("return a `{shown}`")),
+                    );
+                }
+                StmtKind::Return(None)
+            }
+            (Some(v), Ty::Void) => {
+                let lowered = self.lower_expr(cx, v, None);
+                self.report(
+                    Diagnostic::new(
+                        Code("E2013"),
+                        file,
+                        lowered.span,
+                        "a value is returned from a body that returns nothing",
+                    )
+                    .with_label("this value goes nowhere")
+                    .with_help("remove the value, or declare a return type with `-> T`"),
+                );
+                StmtKind::Return(None)
+            }
+            (Some(v), t) => {
+                let lowered = self.lower_expr(cx, v, Some(t));
+                StmtKind::Return(Some(self.coerce(file, lowered, t)))
+            }
+        }
+    }
+
+    fn lower_assert(&mut self, cx: &mut BodyCtx, cond: &ast::Expr, span: Span) -> StmtKind {
+        let file = self.file_of(cx.module);
+        let cond = self.lower_expr(cx, cond, Some(&Ty::Bool));
+        if !matches!(cond.ty, Ty::Bool) {
+            if !cond.ty.has_error() {
+                let shown = self.ty_name(&cond.ty);
+                self.report(
+                    Diagnostic::new(
+                        Code("E2008"),
+                        file,
+                        cond.span,
+                        format!("`assert` takes a `bool`, found `{shown}`"),
+                    )
+                    .with_label("not a truth value")
+                    .with_help("compare the value, e.g. `assert x == 3;` or `assert n != 0;`"),
+                );
+            }
+            return StmtKind::Assert {
+                cond: Expr::error(cond.span),
+                folded: None,
+            };
+        }
+        if !cond.is_constant() {
+            cx.runtime += 1;
+            return StmtKind::Assert { cond, folded: None };
+        }
+        cx.folded += 1;
+        let folded = match self.eval(&cond) {
+            Ok(Value::Bool(b)) => Some(b),
+            Ok(_) => None,
+            Err(e) => {
+                self.report_eval_error(cx.module, e, "this assert");
+                None
+            }
+        };
+        if folded == Some(false) {
+            let d = self.false_assert(cx.module, &cond, span);
+            self.report(d);
+        }
+        StmtKind::Assert { cond, folded }
+    }
+
+    /// Explains a folded assert that is false with the values of both sides of a comparison.
+    fn false_assert(&mut self, m: ModuleId, cond: &Expr, span: Span) -> Diagnostic {
+        let file = self.file_of(m);
+        let mut d = Diagnostic::new(Code("E3008"), file, span, "this assert is always false")
+            .with_label("decided when the spec is compiled")
+            .with_help("correct the constant or the expected value");
+        if let ExprKind::Binary(op, l, r) = &cond.kind {
+            if op.is_comparison() {
+                for (side, e) in [("left", l), ("right", r)] {
+                    if let Ok(v) = self.eval(e) {
+                        let named = match &e.kind {
+                            ExprKind::Const(id) => {
+                                format!(" ({})", self.program.consts[id.index()].decl.name)
+                            }
+                            _ => String::new(),
+                        };
+                        d = d.with_note(format!("{side}: {v}{named}"));
+                    }
+                }
+            }
+        }
+        d
+    }
+}
+
+fn stmt_diverges(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) => true,
+        StmtKind::Block(b) => block_diverges(b),
+        StmtKind::If {
+            then, otherwise, ..
+        } => block_diverges(then) && block_diverges(otherwise),
+        StmtKind::While { cond, body, .. } => {
+            matches!(cond.kind, ExprKind::Lit(Value::Bool(true))) && !breaks(body)
+        }
+        _ => false,
+    }
+}
+
+/// Whether every path through the block ends in `return` (or a loop that never ends).
+pub(crate) fn block_diverges(b: &Block) -> bool {
+    b.stmts.iter().any(stmt_diverges)
+}
+
+/// Whether a `break` leaves this loop body (breaks of inner loops do not count).
+fn breaks(b: &Block) -> bool {
+    b.stmts.iter().any(|s| match &s.kind {
+        StmtKind::Break => true,
+        StmtKind::Block(b) => breaks(b),
+        StmtKind::If {
+            then, otherwise, ..
+        } => breaks(then) || breaks(otherwise),
+        _ => false,
+    })
+}

@@ -1,0 +1,260 @@
+//! The checker's shared state and the order of its phases.
+
+use crate::load::LoadedModule;
+use crate::sources::SourceMap;
+use std::collections::HashMap;
+use std::rc::Rc;
+use t27_diag::{Diagnostic, FileId, Span};
+use t27_ir::*;
+use t27_syntax::ast;
+
+/// What a name in a module's namespace stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Def {
+    Const(ConstId),
+    Global(GlobalId),
+    Fn(FnId),
+    Struct(StructId),
+    Test(TestId),
+    Module(ModuleId),
+    /// An imported name whose `use` failed (already reported): every use of it is silent.
+    Unresolved,
+}
+
+/// A module's namespace: its own declarations and what it imported.
+#[derive(Default)]
+pub(crate) struct Scope {
+    pub items: HashMap<String, (Def, Span)>,
+    pub imports: HashMap<String, (Def, Span)>,
+}
+
+impl Scope {
+    pub fn get(&self, name: &str) -> Option<Def> {
+        self.items
+            .get(name)
+            .or_else(|| self.imports.get(name))
+            .map(|(d, _)| *d)
+    }
+}
+
+/// Where a declaration's syntax lives: module index and item index.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AstRef {
+    pub module: usize,
+    pub item: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum ConstState {
+    Pending,
+    InProgress,
+    Done,
+}
+
+pub(crate) struct Checker {
+    pub modules: Rc<Vec<LoadedModule>>,
+    pub sources: SourceMap,
+    pub program: Program,
+    pub scopes: Vec<Scope>,
+    pub diags: Vec<Diagnostic>,
+    pub const_ast: Vec<AstRef>,
+    pub const_state: Vec<ConstState>,
+    pub global_ast: Vec<AstRef>,
+    pub fn_ast: Vec<AstRef>,
+    pub struct_ast: Vec<AstRef>,
+    pub test_ast: Vec<AstRef>,
+    /// Spans of lexical and syntax errors: analyses of a body with one inside are skipped
+    /// where the broken syntax would make them wrong (missing returns, unreachable code).
+    pub syntax_errors: Vec<(FileId, Span)>,
+}
+
+impl Checker {
+    pub fn run(
+        modules: Vec<LoadedModule>,
+        sources: SourceMap,
+        diags: Vec<Diagnostic>,
+    ) -> (Program, SourceMap, Vec<Diagnostic>) {
+        let syntax_errors = diags
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| (d.file, d.primary.span))
+            .collect();
+        let mut c = Checker {
+            modules: Rc::new(modules),
+            sources,
+            program: Program::default(),
+            scopes: Vec::new(),
+            diags,
+            const_ast: Vec::new(),
+            const_state: Vec::new(),
+            global_ast: Vec::new(),
+            fn_ast: Vec::new(),
+            struct_ast: Vec::new(),
+            test_ast: Vec::new(),
+            syntax_errors,
+        };
+        c.collect_declarations();
+        c.resolve_imports();
+        c.resolve_structs();
+        c.resolve_signatures();
+        // Module `var`s first: a constant that reads one is then reported as not computable.
+        c.check_globals();
+        for id in 0..c.program.consts.len() {
+            c.ensure_const(ConstId(id as u32));
+        }
+        c.check_bodies();
+        c.lint_modules();
+        (c.program, c.sources, c.diags)
+    }
+
+    pub fn file_of(&self, module: ModuleId) -> FileId {
+        self.program.modules[module.index()].file
+    }
+
+    /// Whether a syntax error lies inside `span` of `file`.
+    pub fn has_syntax_error_in(&self, file: FileId, span: Span) -> bool {
+        self.syntax_errors
+            .iter()
+            .any(|(f, s)| *f == file && span.start <= s.start && s.start <= span.end)
+    }
+
+    pub fn report(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    pub fn ty_name(&self, ty: &Ty) -> String {
+        self.program.ty_name(ty)
+    }
+
+    /// Resolves a path of names in module `m` to a declaration, reporting what goes wrong.
+    /// `what` says what kind of thing the caller wants ("a value", "a function", "a type").
+    pub fn resolve_path(&mut self, m: ModuleId, path: &[ast::Ident], what: &str) -> Option<Def> {
+        let file = self.file_of(m);
+        let first = &path[0];
+        if path.len() == 1 {
+            match self.scopes[m.index()].get(&first.name) {
+                Some(Def::Unresolved) => return None,
+                Some(def) => return Some(def),
+                None => {}
+            }
+            self.unknown_name(m, first, what, None);
+            return None;
+        }
+        // `alias::NAME` through `use a::b;`, or a full module path of a loaded module.
+        let (module_segments, name) = path.split_at(path.len() - 1);
+        let name = &name[0];
+        let target = match self.scopes[m.index()].get(&first.name) {
+            Some(Def::Module(t)) if module_segments.len() == 1 => Some(t),
+            _ => {
+                let wanted: Vec<&str> = module_segments.iter().map(|s| s.name.as_str()).collect();
+                self.program
+                    .modules
+                    .iter()
+                    .position(|md| md.path == wanted)
+                    .map(|i| ModuleId(i as u32))
+            }
+        };
+        let Some(target) = target else {
+            let joined: Vec<&str> = module_segments.iter().map(|s| s.name.as_str()).collect();
+            let span = module_segments[0]
+                .span
+                .to(module_segments[module_segments.len() - 1].span);
+            self.report(
+                Diagnostic::new(
+                    t27_diag::Code("E1001"),
+                    file,
+                    span,
+                    format!("no module `{}` is imported here", joined.join("::")),
+                )
+                .with_label("unknown module")
+                .with_help(format!("import it with `use {};`", joined.join("::"))),
+            );
+            return None;
+        };
+        match self.scopes[target.index()]
+            .items
+            .get(&name.name)
+            .map(|(d, _)| *d)
+        {
+            Some(def) => {
+                if !self.def_is_pub(def) {
+                    let decl_span = self.def_span(def);
+                    let target_file = self.file_of(target);
+                    self.report(
+                        Diagnostic::new(
+                            t27_diag::Code("E1006"),
+                            file,
+                            name.span,
+                            format!("`{}` is not `pub`", name.name),
+                        )
+                        .with_label("private to its module")
+                        .with_secondary(target_file, decl_span, "declared here without `pub`")
+                        .with_help("mark the declaration `pub` to use it from another module"),
+                    );
+                }
+                Some(def)
+            }
+            None => {
+                self.unknown_name(target, name, what, Some(file));
+                None
+            }
+        }
+    }
+
+    /// Reports an unknown name with the nearest visible name as a suggestion. `use_file` is
+    /// the file the name was written in when it was looked up in another module.
+    pub fn unknown_name(
+        &mut self,
+        m: ModuleId,
+        name: &ast::Ident,
+        what: &str,
+        use_file: Option<FileId>,
+    ) {
+        let scope = &self.scopes[m.index()];
+        let mut candidates: Vec<&str> = scope.items.keys().map(String::as_str).collect();
+        if use_file.is_none() {
+            candidates.extend(scope.imports.keys().map(String::as_str));
+        }
+        let suggestion = crate::suggest::nearest(&name.name, candidates).map(str::to_string);
+        let file = use_file.unwrap_or_else(|| self.file_of(m));
+        let message = match use_file {
+            Some(_) => format!(
+                "module `{}` has no {what} named `{}`",
+                self.program.modules[m.index()].name,
+                name.name
+            ),
+            None => format!("no {what} named `{}` in this scope", name.name),
+        };
+        let mut d = Diagnostic::new(t27_diag::Code("E1001"), file, name.span, message)
+            .with_label("not found");
+        d = match suggestion {
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None => d.with_help("declare it, or import it with `use`"),
+        };
+        self.report(d);
+    }
+
+    pub fn def_is_pub(&self, def: Def) -> bool {
+        let p = &self.program;
+        match def {
+            Def::Const(id) => p.consts[id.index()].decl.is_pub,
+            Def::Global(id) => p.globals[id.index()].decl.is_pub,
+            Def::Fn(id) => p.functions[id.index()].decl.is_pub,
+            Def::Struct(id) => p.structs[id.index()].decl.is_pub,
+            Def::Test(_) => false,
+            Def::Module(_) | Def::Unresolved => true,
+        }
+    }
+
+    pub fn def_span(&self, def: Def) -> Span {
+        let p = &self.program;
+        match def {
+            Def::Const(id) => p.consts[id.index()].decl.name_span,
+            Def::Global(id) => p.globals[id.index()].decl.name_span,
+            Def::Fn(id) => p.functions[id.index()].decl.name_span,
+            Def::Struct(id) => p.structs[id.index()].decl.name_span,
+            Def::Test(id) => p.tests[id.index()].decl.name_span,
+            Def::Module(_) | Def::Unresolved => Span::default(),
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! Module constants and module `var`s: typed, computed, and fitted to their declared types.
+
+use crate::body::BodyCtx;
+use crate::checker::{Checker, ConstState};
+use std::rc::Rc;
+use t27_diag::{Code, Diagnostic, Span};
+use t27_ir::*;
+use t27_syntax::ast::ItemKind;
+
+impl Checker {
+    /// Types and computes constant `id` on first use, so constants may refer to each other in
+    /// any order. A constant met again while it is being computed is part of a cycle.
+    pub(crate) fn ensure_const(&mut self, id: ConstId) {
+        match self.const_state[id.index()] {
+            ConstState::Done => return,
+            ConstState::InProgress => {
+                let c = &self.program.consts[id.index()];
+                let file = self.file_of(c.decl.module);
+                let (name, span) = (c.decl.name.clone(), c.decl.name_span);
+                self.report(
+                    Diagnostic::new(
+                        Code("E3006"),
+                        file,
+                        span,
+                        format!("the value of `{name}` depends on itself"),
+                    )
+                    .with_label("this constant is part of a cycle")
+                    .with_help("write one of the values in the cycle as a literal"),
+                );
+                return;
+            }
+            ConstState::Pending => {}
+        }
+        self.const_state[id.index()] = ConstState::InProgress;
+        let at = self.const_ast[id.index()];
+        let modules = Rc::clone(&self.modules);
+        let ItemKind::Const(g) = &modules[at.module].ast.items[at.item].kind else {
+            return;
+        };
+        let m = ModuleId(at.module as u32);
+        let declared = g.ty.as_ref().map(|t| self.resolve_type(m, t));
+        let mut cx = BodyCtx::constant(m);
+        let init = self.lower_expr(&mut cx, &g.value, declared.as_ref());
+        let init = match &declared {
+            Some(t) => {
+                let file = self.file_of(m);
+                self.coerce(file, init, t)
+            }
+            None => init,
+        };
+        let ty = declared.unwrap_or_else(|| init.ty.clone());
+        let value = self.compute(m, &init, &ty, "this constant");
+        // A cycle reported while computing leaves the constant without a value.
+        let c = &mut self.program.consts[id.index()];
+        c.ty = ty;
+        c.init = init;
+        c.value = value;
+        self.const_state[id.index()] = ConstState::Done;
+    }
+
+    /// Evaluates an initialiser and fits it to `ty`, reporting traps and values out of range.
+    pub(crate) fn compute(
+        &mut self,
+        m: ModuleId,
+        init: &Expr,
+        ty: &Ty,
+        context: &str,
+    ) -> Option<Value> {
+        if init.ty.has_error() || ty.has_error() {
+            return None;
+        }
+        match self.eval(init) {
+            Ok(v) => {
+                if let Some((bad, t, span)) = out_of_range(&v, ty, init) {
+                    let file = self.file_of(m);
+                    self.report(
+                        Diagnostic::new(
+                            Code("E3001"),
+                            file,
+                            span,
+                            format!("{context} is {bad}, which does not fit `{}`", t.name()),
+                        )
+                        .with_label(format!("computes to {bad}"))
+                        .with_note(format!("`{}` holds {} to {}", t.name(), t.min(), t.max()))
+                        .with_help("change the expression or use a wider type"),
+                    );
+                    return None;
+                }
+                Some(v)
+            }
+            Err(e) => {
+                self.report_eval_error(m, e, context);
+                None
+            }
+        }
+    }
+
+    pub(crate) fn check_globals(&mut self) {
+        let modules = Rc::clone(&self.modules);
+        for (gi, at) in self.global_ast.clone().into_iter().enumerate() {
+            let ItemKind::Var(g) = &modules[at.module].ast.items[at.item].kind else {
+                continue;
+            };
+            let m = ModuleId(at.module as u32);
+            let declared = g.ty.as_ref().map(|t| self.resolve_type(m, t));
+            let mut cx = BodyCtx::constant(m);
+            cx.allow_undefined = true;
+            let init = self.lower_expr(&mut cx, &g.value, declared.as_ref());
+            let file = self.file_of(m);
+            let ty = match declared {
+                Some(t) => {
+                    let init = self.coerce(file, init, &t);
+                    let value =
+                        self.compute(m, &init, &t, "the initial value of this module `var`");
+                    let global = &mut self.program.globals[gi];
+                    global.ty = t;
+                    global.init = init;
+                    global.value = value;
+                    continue;
+                }
+                None => self.require_concrete(m, &init),
+            };
+            let value = self.compute(m, &init, &ty, "the initial value of this module `var`");
+            let global = &mut self.program.globals[gi];
+            global.ty = ty;
+            global.init = init;
+            global.value = value;
+        }
+    }
+
+    /// The type of an initialiser without a declared type; an integer literal alone has none.
+    pub(crate) fn require_concrete(&mut self, m: ModuleId, init: &Expr) -> Ty {
+        if init.ty == Ty::UntypedInt {
+            let file = self.file_of(m);
+            self.report(
+                Diagnostic::new(
+                    Code("E2020"),
+                    file,
+                    init.span,
+                    "the type of this value cannot be inferred",
+                )
+                .with_label("an integer literal has no type of its own")
+                .with_help("declare the type, e.g. `var count : u32 = 0;`"),
+            );
+            return Ty::Error;
+        }
+        init.ty.clone()
+    }
+}
+
+/// Finds an integer in `v` that does not fit its place in `ty`, with the span to blame.
+fn out_of_range(v: &Value, ty: &Ty, init: &Expr) -> Option<(num_bigint::BigInt, IntTy, Span)> {
+    match (v, ty) {
+        (Value::Int(n), Ty::Int(t)) if !t.fits(n) => Some((n.clone(), *t, init.span)),
+        (Value::Array(items), Ty::Array(elem, _)) => {
+            items.iter().enumerate().find_map(|(i, item)| {
+                let span = match &init.kind {
+                    ExprKind::Array(es) => es.get(i).map_or(init.span, |e| e.span),
+                    _ => init.span,
+                };
+                out_of_range(
+                    item,
+                    elem,
+                    &Expr {
+                        kind: ExprKind::Error,
+                        ty: Ty::Error,
+                        span,
+                    },
+                )
+            })
+        }
+        _ => None,
+    }
+}

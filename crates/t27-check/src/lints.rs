@@ -1,0 +1,70 @@
+//! Warnings about style that the language accepts: forms seen in the wild (section 7).
+
+use crate::checker::Checker;
+use std::rc::Rc;
+use t27_diag::{Code, Diagnostic};
+use t27_syntax::ast::ItemKind;
+
+impl Checker {
+    pub(crate) fn lint_modules(&mut self) {
+        let modules = Rc::clone(&self.modules);
+        for m in modules.iter() {
+            // `&&`/`||` beside `and`/`or` in one file.
+            if m.ast.word_logic_ops > 0 {
+                for span in &m.ast.symbolic_logic_ops {
+                    let word = if span.len() == 2
+                        && self
+                            .sources
+                            .get(m.file)
+                            .text
+                            .as_bytes()
+                            .get(span.start as usize)
+                            == Some(&b'&')
+                    {
+                        "and"
+                    } else {
+                        "or"
+                    };
+                    self.report(
+                        Diagnostic::new(
+                            Code("W0003"),
+                            m.file,
+                            *span,
+                            "this file mixes symbolic and word logic operators",
+                        )
+                        .with_label(format!("the rest of the file writes `{word}`"))
+                        .with_help(format!("write `{word}`")),
+                    );
+                }
+            }
+            // Indented `;` comment lines inside function, test and invariant bodies.
+            let bodies: Vec<_> = m
+                .ast
+                .items
+                .iter()
+                .filter_map(|i| match &i.kind {
+                    ItemKind::Fn(f) => Some(f.body.span),
+                    ItemKind::Test(t) => Some(t.body.span),
+                    _ => None,
+                })
+                .collect();
+            for c in m.semicolon_comments.iter().filter(|c| c.indented) {
+                if bodies
+                    .iter()
+                    .any(|b| b.start <= c.span.start && c.span.end <= b.end)
+                {
+                    self.report(
+                        Diagnostic::new(
+                            Code("W0006"),
+                            m.file,
+                            c.span,
+                            "an indented `;` comment inside a body",
+                        )
+                        .with_label("read as a comment, easily mistaken for an empty statement")
+                        .with_help("write the comment with `//`"),
+                    );
+                }
+            }
+        }
+    }
+}

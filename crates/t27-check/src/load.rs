@@ -1,0 +1,326 @@
+//! Finding and reading modules: spec roots, `use` paths to files, and import cycles.
+//!
+//! The checker never touches the file system itself: it asks a [`Loader`] for bytes.
+
+use crate::sources::SourceMap;
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+use t27_diag::{Code, Diagnostic, FileId, Span};
+use t27_syntax::ast::{ItemKind, SourceFile};
+use t27_syntax::lexer::SemicolonComment;
+
+/// Reads spec files for the checker. The CLI reads the disk; tests and benchmarks serve memory.
+pub trait Loader {
+    fn read(&mut self, path: &Path) -> Result<Vec<u8>, String>;
+}
+
+/// The spec root of a file: `root` when given, else the nearest ancestor folder named
+/// `specs`, else the file's own folder.
+pub fn spec_root(file: &Path, root: Option<&Path>) -> PathBuf {
+    if let Some(r) = root {
+        return normalize(r);
+    }
+    let file = normalize(file);
+    let mut dir = file.parent();
+    while let Some(d) = dir {
+        if d.file_name().is_some_and(|n| n == "specs") {
+            return d.to_path_buf();
+        }
+        dir = d.parent();
+    }
+    file.parent().map_or_else(PathBuf::new, Path::to_path_buf)
+}
+
+/// Removes `.` and resolves `..` lexically, so one file has one key however it was reached.
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// One module as loaded: its file, parse tree and where it sits.
+pub(crate) struct LoadedModule {
+    pub file: FileId,
+    pub root: PathBuf,
+    pub path: Vec<String>,
+    pub ast: SourceFile,
+    pub semicolon_comments: Vec<SemicolonComment>,
+    pub requested: bool,
+    /// For each `use` item (by item index): the module it names, once resolved.
+    pub uses: HashMap<usize, UseTarget>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum UseTarget {
+    /// `use a::b::NAME;`: the item NAME of module `.0`.
+    Item(usize, String),
+    /// `use a::b;`: the module itself.
+    Module(usize),
+}
+
+pub(crate) struct Loaded {
+    pub modules: Vec<LoadedModule>,
+    pub sources: SourceMap,
+    pub diagnostics: Vec<Diagnostic>,
+    pub io_errors: Vec<(PathBuf, String)>,
+    pub bytes: usize,
+    pub tokens: usize,
+}
+
+/// Loads the requested files and, transitively, every module they `use`.
+pub(crate) fn load_all(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn Loader) -> Loaded {
+    let mut loaded = Loaded {
+        modules: Vec::new(),
+        sources: SourceMap::default(),
+        diagnostics: Vec::new(),
+        io_errors: Vec::new(),
+        bytes: 0,
+        tokens: 0,
+    };
+    let mut by_path: HashMap<PathBuf, usize> = HashMap::new();
+    for f in files {
+        let key = normalize(f);
+        if let Some(&m) = by_path.get(&key) {
+            loaded.modules[m].requested = true;
+            continue;
+        }
+        match loader.read(f) {
+            Ok(bytes) => {
+                let r = spec_root(f, root);
+                let m = add_module(&mut loaded, f.clone(), r, &bytes, true);
+                by_path.insert(key, m);
+            }
+            Err(e) => loaded.io_errors.push((f.clone(), e)),
+        }
+    }
+    // Resolve `use` paths breadth first; newly loaded modules are appended and visited too.
+    let mut next = 0;
+    while next < loaded.modules.len() {
+        let m = next;
+        next += 1;
+        let uses: Vec<(usize, Vec<String>, Span)> = loaded.modules[m]
+            .ast
+            .items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| match &item.kind {
+                ItemKind::Use(u) => Some((
+                    i,
+                    u.path.iter().map(|p| p.name.clone()).collect(),
+                    item.span,
+                )),
+                _ => None,
+            })
+            .collect();
+        for (index, segments, span) in uses {
+            if let Some(target) = resolve_use(&mut loaded, &mut by_path, loader, m, &segments, span)
+            {
+                loaded.modules[m].uses.insert(index, target);
+            }
+        }
+    }
+    report_cycles(&mut loaded);
+    loaded
+}
+
+fn add_module(
+    loaded: &mut Loaded,
+    path: PathBuf,
+    root: PathBuf,
+    bytes: &[u8],
+    requested: bool,
+) -> usize {
+    let file_id = FileId(loaded.sources.len() as u32);
+    let (text, decode_errors) = t27_syntax::decode(file_id, bytes);
+    loaded.bytes += bytes.len();
+    let parsed = t27_syntax::parse(file_id, &text);
+    loaded.tokens += parsed.token_count;
+    loaded.diagnostics.extend(decode_errors);
+    loaded.diagnostics.extend(parsed.diagnostics);
+    let module_path = normalize(&path)
+        .strip_prefix(&root)
+        .map(|rel| rel.with_extension(""))
+        .map(|rel| {
+            rel.components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_else(|_| {
+            vec![path
+                .file_stem()
+                .map_or(String::new(), |s| s.to_string_lossy().into_owned())]
+        });
+    loaded.sources.add(path, text);
+    loaded.modules.push(LoadedModule {
+        file: file_id,
+        root,
+        path: module_path,
+        ast: parsed.file,
+        semicolon_comments: parsed.semicolon_comments,
+        requested,
+        uses: HashMap::new(),
+    });
+    loaded.modules.len() - 1
+}
+
+fn module_file(root: &Path, segments: &[String]) -> PathBuf {
+    let mut p = root.to_path_buf();
+    for s in segments {
+        p.push(s);
+    }
+    p.set_extension("t27");
+    p
+}
+
+/// Finds the module a `use` names, loading it when needed. `use a::b::NAME` reads
+/// `ROOT/a/b.t27`; when that file does not exist, `use a::b` is tried as the module `ROOT/a/b.t27`.
+fn resolve_use(
+    loaded: &mut Loaded,
+    by_path: &mut HashMap<PathBuf, usize>,
+    loader: &mut dyn Loader,
+    from: usize,
+    segments: &[String],
+    span: Span,
+) -> Option<UseTarget> {
+    let root = loaded.modules[from].root.clone();
+    let file = loaded.modules[from].file;
+    let mut tried = Vec::new();
+    if segments.len() >= 2 {
+        let (module, name) = segments.split_at(segments.len() - 1);
+        let path = module_file(&root, module);
+        if let Some(m) = open(loaded, by_path, loader, &path, &root) {
+            return Some(UseTarget::Item(m, name[0].clone()));
+        }
+        tried.push(path);
+    }
+    let path = module_file(&root, segments);
+    if let Some(m) = open(loaded, by_path, loader, &path, &root) {
+        return Some(UseTarget::Module(m));
+    }
+    tried.push(path);
+    let shown: Vec<String> = tried.iter().map(|p| format!("`{}`", p.display())).collect();
+    loaded.diagnostics.push(
+        Diagnostic::new(Code("E1003"), file, span, format!("no module file for `use {}`", segments.join("::")))
+            .with_label("this module does not exist")
+            .with_note(format!("looked for {}", shown.join(" and ")))
+            .with_note(format!("the spec root is `{}`", root.display()))
+            .with_help("check the path, or pass `--root DIR` when the specs are not under a folder named `specs`"),
+    );
+    None
+}
+
+fn open(
+    loaded: &mut Loaded,
+    by_path: &mut HashMap<PathBuf, usize>,
+    loader: &mut dyn Loader,
+    path: &Path,
+    root: &Path,
+) -> Option<usize> {
+    let key = normalize(path);
+    if let Some(&m) = by_path.get(&key) {
+        return Some(m);
+    }
+    let bytes = loader.read(path).ok()?;
+    let m = add_module(
+        loaded,
+        path.to_path_buf(),
+        root.to_path_buf(),
+        &bytes,
+        false,
+    );
+    by_path.insert(key, m);
+    Some(m)
+}
+
+/// Reports every import cycle once, at the `use` that closes it.
+fn report_cycles(loaded: &mut Loaded) {
+    let n = loaded.modules.len();
+    // Edges: (target module, use span) per module, in source order.
+    let edges: Vec<Vec<(usize, Span)>> = loaded
+        .modules
+        .iter()
+        .map(|m| {
+            let mut e: Vec<(usize, Span)> = m
+                .uses
+                .iter()
+                .map(|(&i, t)| {
+                    let target = match t {
+                        UseTarget::Item(m, _) | UseTarget::Module(m) => *m,
+                    };
+                    (i, target, m.ast.items[i].span)
+                })
+                .map(|(_, t, s)| (t, s))
+                .collect();
+            e.sort_by_key(|(_, s)| s.start);
+            e
+        })
+        .collect();
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        Active,
+        Done,
+    }
+    let mut mark = vec![Mark::New; n];
+    let mut reported: Vec<Vec<usize>> = Vec::new();
+    for start in 0..n {
+        if mark[start] != Mark::New {
+            continue;
+        }
+        // Iterative depth-first search: a deep import chain cannot overflow the stack.
+        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+        mark[start] = Mark::Active;
+        while let Some(&mut (m, ref mut next)) = stack.last_mut() {
+            if let Some(&(target, span)) = edges[m].get(*next) {
+                *next += 1;
+                match mark[target] {
+                    Mark::New => {
+                        mark[target] = Mark::Active;
+                        stack.push((target, 0));
+                    }
+                    Mark::Active => {
+                        let from = stack.iter().position(|(x, _)| *x == target).unwrap_or(0);
+                        let mut cycle: Vec<usize> = stack[from..].iter().map(|(x, _)| *x).collect();
+                        let mut key = cycle.clone();
+                        key.sort_unstable();
+                        if !reported.contains(&key) {
+                            reported.push(key);
+                            cycle.push(target);
+                            let names: Vec<String> = cycle
+                                .iter()
+                                .map(|&x| loaded.modules[x].path.join("::"))
+                                .collect();
+                            let file = loaded.modules[m].file;
+                            loaded.diagnostics.push(
+                                Diagnostic::new(
+                                    Code("E1005"),
+                                    file,
+                                    span,
+                                    format!("import cycle: {}", names.join(" -> ")),
+                                )
+                                .with_label("this `use` closes the cycle")
+                                .with_help(
+                                    "move the shared declarations into a module that both import",
+                                ),
+                            );
+                        }
+                    }
+                    Mark::Done => {}
+                }
+            } else {
+                mark[m] = Mark::Done;
+                stack.pop();
+            }
+        }
+    }
+}

@@ -1,0 +1,716 @@
+//! Operators, calls, indexing, fields, casts and assignable places.
+
+use crate::body::BodyCtx;
+use crate::checker::{Checker, Def};
+use crate::coerce::article;
+use crate::collect::path_text;
+use crate::consteval;
+use t27_diag::{Code, Diagnostic, FileId, Span};
+use t27_ir::*;
+use t27_syntax::ast::{self, ExprKind as A};
+
+impl Checker {
+    pub(crate) fn lower_unary(
+        &mut self,
+        cx: &mut BodyCtx,
+        op: UnOp,
+        x: &ast::Expr,
+        expected: Option<&Ty>,
+        span: Span,
+    ) -> Expr {
+        let file = self.file_of(cx.module);
+        let hint = if op == UnOp::Not {
+            Some(&Ty::Bool)
+        } else {
+            expected.filter(|t| matches!(t, Ty::Int(_) | Ty::F64))
+        };
+        let inner = self.lower_expr(cx, x, hint);
+        let ok = match (op, &inner.ty) {
+            (_, t) if t.has_error() => return Expr::error(span),
+            (UnOp::Not, Ty::Bool) => true,
+            (UnOp::Neg, Ty::UntypedInt | Ty::F64) => true,
+            (UnOp::Neg, Ty::Int(t)) => t.signed(),
+            _ => false,
+        };
+        if !ok {
+            let shown = self.ty_name(&inner.ty);
+            let (sym, help) = match op {
+                UnOp::Not => ("!", "`!` negates a `bool`; compare the value instead"),
+                UnOp::Neg => (
+                    "-",
+                    "only signed integers and `f64` have negatives; convert with `as i64` first",
+                ),
+            };
+            self.report(
+                Diagnostic::new(
+                    Code("E2009"),
+                    file,
+                    span,
+                    format!("`{sym}` does not work on `{shown}`"),
+                )
+                .with_label(format!("this is {}", article(&shown)))
+                .with_help(help),
+            );
+            return Expr::error(span);
+        }
+        let ty = inner.ty.clone();
+        let e = Expr {
+            kind: ExprKind::Unary(op, Box::new(inner)),
+            ty,
+            span,
+        };
+        self.fold_untyped(cx.module, e, expected)
+    }
+
+    /// Computes an expression of literals only right away, so that it is again a literal.
+    fn fold_untyped(&mut self, m: ModuleId, e: Expr, expected: Option<&Ty>) -> Expr {
+        if e.ty != Ty::UntypedInt || !e.is_constant() {
+            return e;
+        }
+        let span = e.span;
+        let folded = match self.eval(&e) {
+            Ok(v) => Expr {
+                kind: ExprKind::Lit(v),
+                ty: Ty::UntypedInt,
+                span,
+            },
+            Err(err) => {
+                self.report_eval_error(m, err, "this expression");
+                return Expr::error(span);
+            }
+        };
+        match expected {
+            Some(t @ Ty::Int(_)) => {
+                let file = self.file_of(m);
+                self.coerce(file, folded, t)
+            }
+            _ => folded,
+        }
+    }
+
+    pub(crate) fn lower_binary(
+        &mut self,
+        cx: &mut BodyCtx,
+        op: BinOp,
+        l: &ast::Expr,
+        r: &ast::Expr,
+        expected: Option<&Ty>,
+        span: Span,
+    ) -> Expr {
+        let file = self.file_of(cx.module);
+        if matches!(op, BinOp::And | BinOp::Or) {
+            let a = self.lower_expr(cx, l, Some(&Ty::Bool));
+            let b = self.lower_expr(cx, r, Some(&Ty::Bool));
+            for side in [&a, &b] {
+                if side.ty != Ty::Bool && !side.ty.has_error() {
+                    let shown = self.ty_name(&side.ty);
+                    self.report(
+                        Diagnostic::new(
+                            Code("E2009"),
+                            file,
+                            side.span,
+                            format!("`{}` takes `bool` operands, found `{shown}`", op.symbol()),
+                        )
+                        .with_label(format!("this is {}", article(&shown)))
+                        .with_help("compare the value to get a `bool`, e.g. `x != 0`"),
+                    );
+                }
+            }
+            return Expr {
+                kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+                ty: Ty::Bool,
+                span,
+            };
+        }
+        if op.is_comparison() {
+            let chained = |e: &ast::Expr| matches!(&e.kind, A::Binary(o, ..) if o.is_comparison());
+            if chained(l) || chained(r) {
+                self.report(
+                    Diagnostic::new(Code("E0106"), file, span, "comparisons do not chain")
+                        .with_label("two comparisons in a row")
+                        .with_help(
+                            "write `a < b and b < c`, or add parentheses to compare a `bool`",
+                        ),
+                );
+                return Expr::error(span);
+            }
+            let a = self.lower_expr(cx, l, None);
+            let b = self.lower_expr(cx, r, Some(&a.ty).filter(|t| **t != Ty::UntypedInt));
+            let a = if a.ty == Ty::UntypedInt && b.ty != Ty::UntypedInt {
+                self.coerce(file, a, &b.ty.clone())
+            } else {
+                a
+            };
+            let (a, b, ty) = self.unify(file, a, b, op.symbol());
+            let ordered = !matches!(op, BinOp::Eq | BinOp::Ne);
+            if ordered && !matches!(ty, Ty::Int(_) | Ty::UntypedInt | Ty::F64 | Ty::Error) {
+                let shown = self.ty_name(&ty);
+                self.report(
+                    Diagnostic::new(
+                        Code("E2009"),
+                        file,
+                        span,
+                        format!("`{}` does not order `{shown}` values", op.symbol()),
+                    )
+                    .with_label("only integers and `f64` are ordered")
+                    .with_help("use `==` or `!=`"),
+                );
+                return Expr::error(span);
+            }
+            let e = Expr {
+                kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+                ty: Ty::Bool,
+                span,
+            };
+            if ty == Ty::UntypedInt {
+                return self.fold_bool(cx.module, e);
+            }
+            return e;
+        }
+        // Arithmetic, bitwise and shifts.
+        let hint = expected.filter(|t| matches!(t, Ty::Int(_) | Ty::F64));
+        let a = self.lower_expr(cx, l, hint);
+        let is_shift = matches!(op, BinOp::Shl | BinOp::Shr);
+        let (a, b, ty) = if is_shift {
+            let b = self.lower_expr(cx, r, None);
+            let ty = a.ty.clone();
+            if !matches!(b.ty, Ty::Int(_) | Ty::UntypedInt | Ty::Error) {
+                let shown = self.ty_name(&b.ty);
+                self.report(
+                    Diagnostic::new(
+                        Code("E2009"),
+                        file,
+                        b.span,
+                        format!("a shift amount must be an integer, found `{shown}`"),
+                    )
+                    .with_label(format!("this is {}", article(&shown))),
+                );
+                return Expr::error(span);
+            }
+            if ty == Ty::UntypedInt && !b.is_constant() {
+                return self.untyped_runtime(file, a.span);
+            }
+            (a, b, ty)
+        } else {
+            let b = self.lower_expr(
+                cx,
+                r,
+                Some(&a.ty)
+                    .filter(|t| matches!(t, Ty::Int(_) | Ty::F64))
+                    .or(hint),
+            );
+            self.unify(file, a, b, op.symbol())
+        };
+        let numeric = match (&ty, op) {
+            (Ty::Error, _) => return Expr::error(span),
+            (Ty::Int(_) | Ty::UntypedInt, _) => true,
+            (Ty::F64, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem) => true,
+            _ => false,
+        };
+        if !numeric {
+            let shown = self.ty_name(&ty);
+            self.report(
+                Diagnostic::new(
+                    Code("E2009"),
+                    file,
+                    span,
+                    format!("`{}` does not work on `{shown}`", op.symbol()),
+                )
+                .with_label(format!("operands are {}", article(&shown)))
+                .with_help("arithmetic works on integers (and `+ - * / %` on `f64`)"),
+            );
+            return Expr::error(span);
+        }
+        let e = Expr {
+            kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+            ty,
+            span,
+        };
+        self.fold_untyped(cx.module, e, expected)
+    }
+
+    fn fold_bool(&mut self, m: ModuleId, e: Expr) -> Expr {
+        let span = e.span;
+        match self.eval(&e) {
+            Ok(v) => Expr {
+                kind: ExprKind::Lit(v),
+                ty: Ty::Bool,
+                span,
+            },
+            Err(err) => {
+                self.report_eval_error(m, err, "this comparison");
+                Expr::error(span)
+            }
+        }
+    }
+
+    pub(crate) fn lower_call(
+        &mut self,
+        cx: &mut BodyCtx,
+        callee: &ast::Expr,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Expr {
+        let file = self.file_of(cx.module);
+        if let A::Field(recv, method) = &callee.kind {
+            return self.lower_method(cx, recv, method, args, span);
+        }
+        let A::Path(path) = &callee.kind else {
+            self.report(
+                Diagnostic::new(
+                    Code("E2017"),
+                    file,
+                    callee.span,
+                    "only functions can be called",
+                )
+                .with_label("not a function name")
+                .with_help("call a function by its name: `name(arguments)`"),
+            );
+            return Expr::error(span);
+        };
+        if path.len() == 1 && cx.lookup(&path[0].name).is_some() {
+            self.report(
+                Diagnostic::new(
+                    Code("E2017"),
+                    file,
+                    callee.span,
+                    format!("`{}` is a local variable, not a function", path[0].name),
+                )
+                .with_label("not a function")
+                .with_help("call a function by its name"),
+            );
+            return Expr::error(span);
+        }
+        let Some(def) = self.resolve_callee(cx, path) else {
+            for a in args {
+                self.lower_expr(cx, a, None);
+            }
+            return Expr::error(span);
+        };
+        let Def::Fn(id) = def else {
+            let what = match def {
+                Def::Const(_) => "a constant",
+                Def::Global(_) => "a module `var`",
+                Def::Struct(_) => "a struct type",
+                Def::Test(_) => "a test",
+                _ => "a module",
+            };
+            self.report(
+                Diagnostic::new(
+                    Code("E2017"),
+                    file,
+                    callee.span,
+                    format!("`{}` is {what}, not a function", path_text(path)),
+                )
+                .with_label("cannot be called")
+                .with_help("remove the parentheses to use its value"),
+            );
+            return Expr::error(span);
+        };
+        let params: Vec<Ty> = {
+            let f = &self.program.functions[id.index()];
+            f.params
+                .iter()
+                .map(|p| {
+                    f.body
+                        .locals
+                        .get(p.index())
+                        .map_or(Ty::Error, |l| l.ty.clone())
+                })
+                .collect()
+        };
+        let ret = self.program.functions[id.index()].ret.clone();
+        if params.len() != args.len() {
+            let f = &self.program.functions[id.index()];
+            let signature = self.signature(id);
+            let def_file = self.file_of(f.decl.module);
+            let name_span = f.decl.name_span;
+            let mut d = Diagnostic::new(
+                Code("E2007"),
+                file,
+                span,
+                format!(
+                    "`{}` takes {} argument{}, but {} {} given",
+                    f.decl.name,
+                    params.len(),
+                    plural(params.len()),
+                    args.len(),
+                    if args.len() == 1 { "was" } else { "were" }
+                ),
+            )
+            .with_label(format!("{} argument{}", args.len(), plural(args.len())))
+            .with_note(format!("the signature is `{signature}`"));
+            if def_file == file {
+                d = d.with_secondary(def_file, name_span, "declared here");
+            }
+            self.report(d);
+            for a in args {
+                self.lower_expr(cx, a, None);
+            }
+            return Expr::error(span);
+        }
+        let lowered = args
+            .iter()
+            .zip(&params)
+            .map(|(a, t)| {
+                let x = self.lower_expr(cx, a, Some(t));
+                self.coerce(file, x, t)
+            })
+            .collect();
+        Expr {
+            kind: ExprKind::Call(id, lowered),
+            ty: ret,
+            span,
+        }
+    }
+
+    /// Resolves a called name, suggesting the nearest function for a typo (`str_eq`).
+    fn resolve_callee(&mut self, cx: &BodyCtx, path: &[ast::Ident]) -> Option<Def> {
+        if path.len() == 1 && self.scopes[cx.module.index()].get(&path[0].name).is_none() {
+            let file = self.file_of(cx.module);
+            let name = &path[0];
+            let scope = &self.scopes[cx.module.index()];
+            let functions: Vec<&str> = scope
+                .items
+                .iter()
+                .chain(scope.imports.iter())
+                .filter(|(_, (d, _))| matches!(d, Def::Fn(_)))
+                .map(|(k, _)| k.as_str())
+                .collect();
+            let suggestion = crate::suggest::nearest(&name.name, functions).map(str::to_string);
+            let mut d = Diagnostic::new(
+                Code("E1001"),
+                file,
+                name.span,
+                format!("no function named `{}` in this scope", name.name),
+            )
+            .with_label("not found");
+            d = match suggestion {
+                Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                None if name.name == "str_eq" => d.with_help("compare strings with `==`: `a == b`"),
+                None => d.with_help("declare the function, or import it with `use`"),
+            };
+            self.report(d);
+            return None;
+        }
+        self.resolve_path(cx.module, path, "function")
+    }
+
+    fn signature(&self, id: FnId) -> String {
+        let f = &self.program.functions[id.index()];
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .filter_map(|p| f.body.locals.get(p.index()))
+            .map(|l| format!("{}: {}", l.name, self.ty_name(&l.ty)))
+            .collect();
+        let ret = if f.ret == Ty::Void {
+            String::new()
+        } else {
+            format!(" -> {}", self.ty_name(&f.ret))
+        };
+        format!("fn {}({}){ret}", f.decl.name, params.join(", "))
+    }
+
+    fn lower_method(
+        &mut self,
+        cx: &mut BodyCtx,
+        recv: &ast::Expr,
+        method: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Expr {
+        let file = self.file_of(cx.module);
+        let recv = self.lower_expr(cx, recv, None);
+        if recv.ty.has_error() {
+            return Expr::error(span);
+        }
+        match (method.name.as_str(), &recv.ty, args.len()) {
+            ("len", Ty::Str | Ty::Array(..), 0) => Expr {
+                kind: ExprKind::Len(Box::new(recv)),
+                ty: Ty::Int(IntTy::Usize),
+                span,
+            },
+            ("contains", Ty::Str, 1) => {
+                let needle = self.lower_expr(cx, &args[0], Some(&Ty::Str));
+                let needle = self.coerce(file, needle, &Ty::Str);
+                Expr {
+                    kind: ExprKind::Contains(Box::new(recv), Box::new(needle)),
+                    ty: Ty::Bool,
+                    span,
+                }
+            }
+            ("len", Ty::Str | Ty::Array(..), n) | ("contains", Ty::Str, n) => {
+                let want = if method.name == "len" { 0 } else { 1 };
+                self.report(
+                    Diagnostic::new(
+                        Code("E2007"),
+                        file,
+                        span,
+                        format!(
+                            "`.{}()` takes {want} argument{}, but {n} {} given",
+                            method.name,
+                            plural(want),
+                            if n == 1 { "was" } else { "were" }
+                        ),
+                    )
+                    .with_label(format!("{n} argument{}", plural(n))),
+                );
+                Expr::error(span)
+            }
+            _ => {
+                self.no_field(file, &recv.ty, method, true);
+                Expr::error(span)
+            }
+        }
+    }
+
+    fn no_field(&mut self, file: FileId, ty: &Ty, name: &ast::Ident, call: bool) {
+        let shown = self.ty_name(ty);
+        let available: Vec<String> = match ty {
+            Ty::Str => vec!["len".into(), "contains".into()],
+            Ty::Array(..) => vec!["len".into()],
+            Ty::Struct(id) => self.program.structs[id.index()]
+                .fields
+                .iter()
+                .map(|f| f.name.clone())
+                .collect(),
+            _ => Vec::new(),
+        };
+        let kind = if call { "method" } else { "field" };
+        let mut d = Diagnostic::new(
+            Code("E2011"),
+            file,
+            name.span,
+            format!("`{shown}` has no {kind} `{}`", name.name),
+        )
+        .with_label(format!("unknown {kind}"));
+        d = match crate::suggest::nearest(&name.name, available.iter().map(String::as_str)) {
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None if available.is_empty() => {
+                d.with_note(format!("{} has no fields or methods", article(&shown)))
+            }
+            None => d.with_note(format!("available: {}", available.join(", "))),
+        };
+        self.report(d);
+    }
+
+    pub(crate) fn lower_field(
+        &mut self,
+        cx: &mut BodyCtx,
+        base: &ast::Expr,
+        name: &ast::Ident,
+        span: Span,
+    ) -> Expr {
+        let file = self.file_of(cx.module);
+        let base = self.lower_expr(cx, base, None);
+        match &base.ty {
+            t if t.has_error() => Expr::error(span),
+            Ty::Str | Ty::Array(..) if name.name == "len" => Expr {
+                kind: ExprKind::Len(Box::new(base)),
+                ty: Ty::Int(IntTy::Usize),
+                span,
+            },
+            Ty::Struct(id) => {
+                let fields = &self.program.structs[id.index()].fields;
+                match fields.iter().position(|f| f.name == name.name) {
+                    Some(i) => {
+                        let ty = fields[i].ty.clone();
+                        Expr {
+                            kind: ExprKind::Field(Box::new(base), i as u32),
+                            ty,
+                            span,
+                        }
+                    }
+                    None => {
+                        let ty = base.ty.clone();
+                        self.no_field(file, &ty, name, false);
+                        Expr::error(span)
+                    }
+                }
+            }
+            other => {
+                let ty = other.clone();
+                self.no_field(file, &ty, name, false);
+                Expr::error(span)
+            }
+        }
+    }
+
+    pub(crate) fn lower_index(
+        &mut self,
+        cx: &mut BodyCtx,
+        base: &ast::Expr,
+        index: &ast::Expr,
+        span: Span,
+    ) -> Expr {
+        let file = self.file_of(cx.module);
+        let base = self.lower_expr(cx, base, None);
+        let usize_ty = Ty::Int(IntTy::Usize);
+        let index = self.lower_expr(cx, index, Some(&usize_ty));
+        let index = match &index.ty {
+            Ty::Int(t) if !t.signed() => index,
+            t if t.has_error() => return Expr::error(span),
+            _ => {
+                let shown = self.ty_name(&index.ty);
+                self.report(
+                    Diagnostic::new(
+                        Code("E2001"),
+                        file,
+                        index.span,
+                        format!("an index must be an unsigned integer, found `{shown}`"),
+                    )
+                    .with_label(format!("this is {}", article(&shown)))
+                    .with_help("convert it with `as usize`"),
+                );
+                return Expr::error(span);
+            }
+        };
+        let elem = match &base.ty {
+            Ty::Array(elem, _) => (**elem).clone(),
+            Ty::Str => Ty::Int(IntTy::U8),
+            t if t.has_error() => return Expr::error(span),
+            other => {
+                let shown = self.ty_name(other);
+                self.report(
+                    Diagnostic::new(
+                        Code("E2010"),
+                        file,
+                        base.span,
+                        format!("`{shown}` cannot be indexed"),
+                    )
+                    .with_label(format!(
+                        "this is {}, not an array or string",
+                        article(&shown)
+                    ))
+                    .with_help("index an array, a string or a slice"),
+                );
+                return Expr::error(span);
+            }
+        };
+        Expr {
+            kind: ExprKind::Index(Box::new(base), Box::new(index)),
+            ty: elem,
+            span,
+        }
+    }
+
+    pub(crate) fn lower_cast(
+        &mut self,
+        cx: &mut BodyCtx,
+        x: &ast::Expr,
+        t: &ast::TypeExpr,
+        span: Span,
+    ) -> Expr {
+        let file = self.file_of(cx.module);
+        let target = self.resolve_type(cx.module, t);
+        let inner = self.lower_expr(cx, x, None);
+        if inner.ty.has_error() || target.has_error() {
+            return Expr::error(span);
+        }
+        match (&inner.ty, &target) {
+            (Ty::UntypedInt, Ty::Int(_) | Ty::F64) => {
+                // A literal cast is decided now: it fits, or it is a lossy cast at compile time.
+                let ExprKind::Lit(v) = &inner.kind else {
+                    return inner;
+                };
+                match consteval::cast(v.clone(), &target, span, &self.program) {
+                    Ok(v) => Expr {
+                        kind: ExprKind::Lit(v),
+                        ty: target,
+                        span,
+                    },
+                    Err(err) => {
+                        self.report_eval_error(cx.module, err, "this conversion");
+                        Expr::error(span)
+                    }
+                }
+            }
+            (Ty::Int(_) | Ty::F64, Ty::Int(_) | Ty::F64) => Expr {
+                kind: ExprKind::Cast(Box::new(inner)),
+                ty: target,
+                span,
+            },
+            (from, to) => {
+                let (from, to) = (self.ty_name(from), self.ty_name(to));
+                self.report(
+                    Diagnostic::new(
+                        Code("E2012"),
+                        file,
+                        span,
+                        format!("`{from}` does not convert to `{to}` with `as`"),
+                    )
+                    .with_label("`as` converts between integers and `f64` only")
+                    .with_help(if from == "bool" {
+                        "use `if (b) 1 else 0`"
+                    } else {
+                        "compute the value instead"
+                    }),
+                );
+                Expr::error(span)
+            }
+        }
+    }
+
+    /// An assignable place: a `var` local, a module `var`, or an element or field of one.
+    pub(crate) fn lower_place(&mut self, cx: &mut BodyCtx, target: &ast::Expr) -> Expr {
+        let file = self.file_of(cx.module);
+        let place = self.lower_expr(cx, target, None);
+        if let Some((why, decl)) = self.immutable_root(cx, &place) {
+            let mut d = Diagnostic::new(
+                Code("E2006"),
+                file,
+                target.span,
+                format!("cannot assign to {why}"),
+            )
+            .with_label("immutable")
+            .with_help("declare it with `var` to change it");
+            if let Some((decl_file, span)) = decl {
+                d = d.with_secondary(decl_file, span, "declared here");
+            }
+            self.report(d);
+            return Expr::error(place.span);
+        }
+        place
+    }
+
+    /// Why a place cannot be assigned, and where its root was declared.
+    #[allow(clippy::type_complexity)]
+    fn immutable_root(&self, cx: &BodyCtx, e: &Expr) -> Option<(String, Option<(FileId, Span)>)> {
+        let file = self.file_of(cx.module);
+        match &e.kind {
+            ExprKind::Error | ExprKind::Global(_) => None,
+            ExprKind::Local(id) => {
+                let l = &cx.locals[id.index()];
+                (!l.mutable).then(|| {
+                    (
+                        format!("`{}`, a {} local", l.name, cx.local_kinds[id.index()])
+                            .replace("a a parameter local", "a parameter"),
+                        Some((file, l.span)),
+                    )
+                })
+            }
+            ExprKind::Const(id) => {
+                let c = &self.program.consts[id.index()];
+                Some((
+                    format!("the constant `{}`", c.decl.name),
+                    Some((self.file_of(c.decl.module), c.decl.name_span)),
+                ))
+            }
+            ExprKind::Index(base, _) if base.ty == Ty::Str => Some((
+                "a byte of a string; strings are immutable".to_string(),
+                None,
+            )),
+            ExprKind::Index(base, _) | ExprKind::Field(base, _) => self.immutable_root(cx, base),
+            _ => Some(("this expression: it is not a variable".to_string(), None)),
+        }
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}

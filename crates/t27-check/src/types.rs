@@ -1,0 +1,141 @@
+//! Type expressions to types.
+
+use crate::checker::{Checker, Def};
+use crate::collect::path_text;
+use t27_diag::{Code, Diagnostic};
+use t27_ir::*;
+use t27_syntax::ast::{ExprKind as AstExpr, TypeExpr, TypeKind};
+
+const BUILTIN_TYPES: [&str; 13] = [
+    "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "bool", "str", "f64", "string",
+];
+
+impl Checker {
+    pub(crate) fn resolve_type(&mut self, m: ModuleId, t: &TypeExpr) -> Ty {
+        let file = self.file_of(m);
+        match &t.kind {
+            TypeKind::Error => Ty::Error,
+            TypeKind::Named(path) => {
+                if path.len() == 1 {
+                    let name = path[0].name.as_str();
+                    if let Some(i) = IntTy::from_name(name) {
+                        return Ty::Int(i);
+                    }
+                    match name {
+                        "bool" => return Ty::Bool,
+                        "str" => return Ty::Str,
+                        "f64" => return Ty::F64,
+                        "string" => {
+                            self.report(
+                                Diagnostic::new(
+                                    Code("W0002"),
+                                    file,
+                                    t.span,
+                                    "`string` is an alias; the type is written `str`",
+                                )
+                                .with_label("read as `str`")
+                                .with_help("write `str`"),
+                            );
+                            return Ty::Str;
+                        }
+                        _ => {}
+                    }
+                    if self.scopes[m.index()].get(name).is_none() {
+                        let mut candidates: Vec<&str> = BUILTIN_TYPES.to_vec();
+                        let structs: Vec<String> = self.scopes[m.index()]
+                            .items
+                            .iter()
+                            .chain(self.scopes[m.index()].imports.iter())
+                            .filter(|(_, (d, _))| matches!(d, Def::Struct(_)))
+                            .map(|(k, _)| k.clone())
+                            .collect();
+                        candidates.extend(structs.iter().map(String::as_str));
+                        let mut d = Diagnostic::new(
+                            Code("E1007"),
+                            file,
+                            t.span,
+                            format!("unknown type `{name}`"),
+                        )
+                        .with_label("not a type");
+                        d = match crate::suggest::nearest(name, candidates) {
+                            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                            None => d.with_note("types are u8 u16 u32 u64 usize i8 i16 i32 i64 bool str f64, arrays, tuples and declared structs"),
+                        };
+                        self.report(d);
+                        return Ty::Error;
+                    }
+                }
+                match self.resolve_path(m, path, "type") {
+                    Some(Def::Struct(id)) => Ty::Struct(id),
+                    Some(_) => {
+                        self.report(
+                            Diagnostic::new(
+                                Code("E1007"),
+                                file,
+                                t.span,
+                                format!("`{}` is not a type", path_text(path)),
+                            )
+                            .with_label("a value, not a type")
+                            .with_help(
+                                "use a built-in type or a struct declared with `pub struct`",
+                            ),
+                        );
+                        Ty::Error
+                    }
+                    None => Ty::Error,
+                }
+            }
+            TypeKind::Array(len, elem) => {
+                let elem = self.resolve_type(m, elem);
+                let n = match &len.kind {
+                    AstExpr::Int(v) => u64::try_from(v).ok(),
+                    AstExpr::Path(path) => match self.resolve_path(m, path, "constant") {
+                        Some(Def::Const(id)) => {
+                            self.ensure_const(id);
+                            match &self.program.consts[id.index()].value {
+                                Some(Value::Int(v)) => u64::try_from(v).ok(),
+                                None => return Ty::Error,
+                                Some(_) => None,
+                            }
+                        }
+                        None => return Ty::Error,
+                        Some(_) => None,
+                    },
+                    _ => None,
+                };
+                match n {
+                    Some(n) => Ty::Array(Box::new(elem), n),
+                    None => {
+                        self.report(
+                            Diagnostic::new(Code("E2001"), file, len.span, "an array length must be a non-negative integer constant")
+                                .with_label("not a length")
+                                .with_help("write a literal such as `[5]str`, or the name of an integer constant"),
+                        );
+                        Ty::Error
+                    }
+                }
+            }
+            TypeKind::Slice { elem, .. } => match self.resolve_type(m, elem) {
+                Ty::Int(IntTy::U8) => Ty::Str,
+                Ty::Error => Ty::Error,
+                other => {
+                    let shown = self.ty_name(&other);
+                    self.report(
+                        Diagnostic::new(
+                            Code("E1007"),
+                            file,
+                            t.span,
+                            format!("`[]{shown}` is not a type t27 has"),
+                        )
+                        .with_label("only byte slices exist")
+                        .with_help("use `[]const u8` for bytes, or an array `[N]T`"),
+                    );
+                    Ty::Error
+                }
+            },
+            TypeKind::Tuple(items) => {
+                Ty::Tuple(items.iter().map(|i| self.resolve_type(m, i)).collect())
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! `t27 check`.
+
+use crate::files::{collect, FsLoader};
+use crate::{Color, Format, EXIT_OK, EXIT_SPEC_ERRORS, EXIT_USAGE};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+pub struct Options {
+    pub paths: Vec<PathBuf>,
+    pub root: Option<PathBuf>,
+    pub format: Format,
+    pub deny_warnings: bool,
+    pub color: Color,
+}
+
+pub fn run(opts: &Options) -> u8 {
+    let paths = if opts.paths.is_empty() {
+        vec![PathBuf::from("specs")]
+    } else {
+        opts.paths.clone()
+    };
+    let (files, problems) = collect(&paths);
+    if !problems.is_empty() {
+        for p in &problems {
+            eprintln!("error: {p}");
+        }
+        return EXIT_USAGE;
+    }
+    let checked = t27_check::check(&files, opts.root.as_deref(), &mut FsLoader);
+    for (path, why) in &checked.io_errors {
+        eprintln!("error: {}: {why}", path.display());
+    }
+    let color = match opts.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for d in &checked.diagnostics {
+        match opts.format {
+            Format::Json => {
+                let _ = writeln!(out, "{}", t27_diag::to_json_line(d, &checked.sources));
+            }
+            Format::Human => eprint!("{}", t27_diag::render(d, &checked.sources, color)),
+        }
+    }
+    let (errors, warnings) = (checked.error_count(), checked.warning_count());
+    if opts.format == Format::Human {
+        let modules = checked.program.modules.len();
+        eprintln!(
+            "checked {modules} module{}: {errors} error{}, {warnings} warning{}",
+            if modules == 1 { "" } else { "s" },
+            if errors == 1 { "" } else { "s" },
+            if warnings == 1 { "" } else { "s" },
+        );
+    }
+    if !checked.io_errors.is_empty() {
+        EXIT_USAGE
+    } else if errors > 0 || (opts.deny_warnings && warnings > 0) {
+        EXIT_SPEC_ERRORS
+    } else {
+        EXIT_OK
+    }
+}

@@ -1,0 +1,99 @@
+//! The `t27` command line. This crate is the only one that touches files, the terminal and
+//! the process: the phases it drives are pure.
+
+mod check;
+mod explain;
+mod files;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Exit codes, documented in the README.
+pub const EXIT_OK: u8 = 0;
+pub const EXIT_SPEC_ERRORS: u8 = 1;
+pub const EXIT_USAGE: u8 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "t27",
+    version,
+    about = "Compiler and checker for t27 executable specifications"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Rendered diagnostics for people.
+    Human,
+    /// One JSON object per diagnostic per line.
+    Json,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse, resolve, type-check and fold the constants of specs; report every diagnostic.
+    Check {
+        /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
+        paths: Vec<PathBuf>,
+        /// The spec root `use` paths start from. Default: the nearest ancestor folder named
+        /// `specs` of each file, else the file's own folder.
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// Fail (exit 1) on warnings too.
+        #[arg(long)]
+        deny_warnings: bool,
+        /// When to color human output.
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+    },
+    /// Explain a diagnostic code, with an example and the fix: `t27 explain E0101`.
+    Explain {
+        /// The code, e.g. `E0101`; `t27 explain --list` lists them all.
+        code: Option<String>,
+        /// List every code with its title.
+        #[arg(long)]
+        list: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let usage = e.use_stderr();
+            let _ = e.print();
+            return ExitCode::from(if usage { EXIT_USAGE } else { EXIT_OK });
+        }
+    };
+    let code = match cli.command {
+        Command::Check {
+            paths,
+            root,
+            format,
+            deny_warnings,
+            color,
+        } => check::run(&check::Options {
+            paths,
+            root,
+            format,
+            deny_warnings,
+            color,
+        }),
+        Command::Explain { code, list } => explain::run(code.as_deref(), list),
+    };
+    ExitCode::from(code)
+}

@@ -1,0 +1,277 @@
+//! The program: modules and their declarations, and the typed trees of bodies.
+
+use crate::types::Ty;
+use crate::value::Value;
+use t27_diag::{FileId, Span};
+use t27_syntax::ast::{BinOp, TestKind, UnOp};
+
+macro_rules! id {
+    ($($name:ident),*) => {$(
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    )*};
+}
+id!(ModuleId, ConstId, GlobalId, FnId, StructId, TestId, LocalId);
+
+/// A whole checked program: every module loaded for the request, and their declarations.
+#[derive(Debug, Default)]
+pub struct Program {
+    pub modules: Vec<Module>,
+    pub consts: Vec<Const>,
+    pub globals: Vec<Global>,
+    pub functions: Vec<Function>,
+    pub structs: Vec<Struct>,
+    pub tests: Vec<Test>,
+}
+
+impl Program {
+    pub fn struct_name(&self, id: StructId) -> String {
+        self.structs
+            .get(id.index())
+            .map_or_else(|| "?".to_string(), |s| s.decl.name.clone())
+    }
+    /// Displays a type with struct names.
+    pub fn ty_name(&self, ty: &Ty) -> String {
+        ty.display(&|id| self.struct_name(id)).to_string()
+    }
+}
+
+#[derive(Debug)]
+pub struct Module {
+    /// The name from `module NAME;` (or the file stem when the line is missing).
+    pub name: String,
+    pub file: FileId,
+    /// The module's path under its spec root: `["queen", "review_first"]`.
+    pub path: Vec<String>,
+    /// Declarations in source order.
+    pub items: Vec<ItemRef>,
+    /// Whether the module's file was named by the request (not only reached through `use`).
+    pub requested: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemRef {
+    Const(ConstId),
+    Global(GlobalId),
+    Fn(FnId),
+    Struct(StructId),
+    Test(TestId),
+}
+
+/// What declarations share: where they are and what they say about themselves.
+#[derive(Debug, Clone)]
+pub struct Decl {
+    pub name: String,
+    pub module: ModuleId,
+    pub is_pub: bool,
+    pub doc: Option<String>,
+    /// The whole declaration.
+    pub span: Span,
+    pub name_span: Span,
+}
+
+#[derive(Debug)]
+pub struct Const {
+    pub decl: Decl,
+    pub ty: Ty,
+    pub init: Expr,
+    /// The computed value; `None` when the initialiser has an error (already reported).
+    pub value: Option<Value>,
+}
+
+/// A module-level `var`: set to its initial value once per module run.
+#[derive(Debug)]
+pub struct Global {
+    pub decl: Decl,
+    pub ty: Ty,
+    pub init: Expr,
+    pub value: Option<Value>,
+}
+
+#[derive(Debug)]
+pub struct Struct {
+    pub decl: Decl,
+    pub fields: Vec<Field>,
+}
+
+#[derive(Debug)]
+pub struct Field {
+    pub name: String,
+    pub ty: Ty,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub struct Local {
+    pub name: String,
+    pub ty: Ty,
+    pub mutable: bool,
+    pub span: Span,
+}
+
+/// A function, or the body of a test or invariant, with its locals.
+#[derive(Debug, Default)]
+pub struct Body {
+    pub locals: Vec<Local>,
+    pub block: Block,
+}
+
+#[derive(Debug)]
+pub struct Function {
+    pub decl: Decl,
+    /// The parameters are the first locals of the body, in order.
+    pub params: Vec<LocalId>,
+    pub ret: Ty,
+    pub body: Body,
+}
+
+#[derive(Debug)]
+pub struct Test {
+    pub decl: Decl,
+    pub kind: TestKind,
+    pub body: Body,
+    /// Asserts decided at compile time (only literals and constants).
+    pub folded_asserts: u32,
+    /// Asserts that run code: they call a function or read a local or a module `var`.
+    pub runtime_asserts: u32,
+}
+
+#[derive(Debug, Default, Clone)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum StmtKind {
+    /// `var`, `let` or `const` local. `init` of kind `Undefined` leaves the value zeroed.
+    Let {
+        local: LocalId,
+        init: Expr,
+    },
+    /// `let (a, b) = e;`
+    LetTuple {
+        locals: Vec<LocalId>,
+        init: Expr,
+    },
+    /// `place = value` or, with an operator, `place op= value`.
+    Assign {
+        place: Expr,
+        op: Option<BinOp>,
+        value: Expr,
+    },
+    If {
+        cond: Expr,
+        then: Block,
+        otherwise: Block,
+    },
+    /// Also `for` loops: their initialiser is a statement before the loop, their step runs
+    /// after the body and after every `continue`.
+    While {
+        cond: Expr,
+        body: Block,
+        step: Block,
+    },
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    /// `folded` is the compile-time result of an assert on constants only.
+    Assert {
+        cond: Expr,
+        folded: Option<bool>,
+    },
+    Expr(Expr),
+    Block(Block),
+}
+
+#[derive(Debug, Clone)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Ty,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct SwitchArm {
+    pub patterns: Vec<Value>,
+    pub value: Expr,
+}
+
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    /// A value known at compile time: a literal, or an expression of literals only.
+    Lit(Value),
+    Const(ConstId),
+    Global(GlobalId),
+    Local(LocalId),
+    Call(FnId, Vec<Expr>),
+    /// `.len` / `.len()` of an array, string or slice.
+    Len(Box<Expr>),
+    /// `s.contains(t)` on strings.
+    Contains(Box<Expr>, Box<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// A conversion to `ty`: an explicit `as`, or an implicit lossless widening.
+    Cast(Box<Expr>),
+    Index(Box<Expr>, Box<Expr>),
+    Field(Box<Expr>, u32),
+    Array(Vec<Expr>),
+    Tuple(Vec<Expr>),
+    /// Field values in declaration order.
+    Struct(Vec<Expr>),
+    /// `&arr` of a `[N]u8`: the bytes as a slice.
+    AddrOf(Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Switch(Box<Expr>, Vec<SwitchArm>, Option<Box<Expr>>),
+    /// `undefined` as the initialiser of a `var`: zeroes.
+    Undefined,
+    /// Something already reported as wrong.
+    Error,
+}
+
+impl Expr {
+    pub fn error(span: Span) -> Expr {
+        Expr {
+            kind: ExprKind::Error,
+            ty: Ty::Error,
+            span,
+        }
+    }
+
+    /// Whether the expression uses only literals and constants, so that it can be decided at
+    /// compile time. Calls are never folded: the code under test must really run.
+    pub fn is_constant(&self) -> bool {
+        match &self.kind {
+            ExprKind::Lit(_) | ExprKind::Const(_) | ExprKind::Error | ExprKind::Undefined => true,
+            ExprKind::Global(_) | ExprKind::Local(_) | ExprKind::Call(..) => false,
+            ExprKind::Len(e)
+            | ExprKind::Unary(_, e)
+            | ExprKind::Cast(e)
+            | ExprKind::Field(e, _)
+            | ExprKind::AddrOf(e) => e.is_constant(),
+            ExprKind::Contains(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
+                a.is_constant() && b.is_constant()
+            }
+            ExprKind::Array(es) | ExprKind::Tuple(es) | ExprKind::Struct(es) => {
+                es.iter().all(Expr::is_constant)
+            }
+            ExprKind::If(c, a, b) => c.is_constant() && a.is_constant() && b.is_constant(),
+            ExprKind::Switch(x, arms, default) => {
+                x.is_constant()
+                    && arms.iter().all(|a| a.value.is_constant())
+                    && default.as_ref().is_none_or(|d| d.is_constant())
+            }
+        }
+    }
+}

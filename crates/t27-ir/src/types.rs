@@ -1,0 +1,179 @@
+//! Types and the integer rules of section 3 of the language reference.
+
+use crate::program::StructId;
+use num_bigint::BigInt;
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntTy {
+    U8,
+    U16,
+    U32,
+    U64,
+    Usize,
+    I8,
+    I16,
+    I32,
+    I64,
+}
+
+impl IntTy {
+    pub const ALL: [IntTy; 9] = [
+        IntTy::U8,
+        IntTy::U16,
+        IntTy::U32,
+        IntTy::U64,
+        IntTy::Usize,
+        IntTy::I8,
+        IntTy::I16,
+        IntTy::I32,
+        IntTy::I64,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            IntTy::U8 => "u8",
+            IntTy::U16 => "u16",
+            IntTy::U32 => "u32",
+            IntTy::U64 => "u64",
+            IntTy::Usize => "usize",
+            IntTy::I8 => "i8",
+            IntTy::I16 => "i16",
+            IntTy::I32 => "i32",
+            IntTy::I64 => "i64",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<IntTy> {
+        IntTy::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    pub fn bits(self) -> u32 {
+        match self {
+            IntTy::U8 | IntTy::I8 => 8,
+            IntTy::U16 | IntTy::I16 => 16,
+            IntTy::U32 | IntTy::I32 => 32,
+            IntTy::U64 | IntTy::Usize | IntTy::I64 => 64,
+        }
+    }
+
+    pub fn signed(self) -> bool {
+        matches!(self, IntTy::I8 | IntTy::I16 | IntTy::I32 | IntTy::I64)
+    }
+
+    pub fn min(self) -> BigInt {
+        if self.signed() {
+            -(BigInt::from(1) << (self.bits() - 1))
+        } else {
+            BigInt::from(0)
+        }
+    }
+
+    pub fn max(self) -> BigInt {
+        let magnitude_bits = if self.signed() {
+            self.bits() - 1
+        } else {
+            self.bits()
+        };
+        (BigInt::from(1) << magnitude_bits) - 1
+    }
+
+    pub fn fits(self, v: &BigInt) -> bool {
+        *v >= self.min() && *v <= self.max()
+    }
+
+    /// Whether every value of `self` is a value of `to`, so the conversion needs no `as`.
+    /// `u64` and `usize` are the same width and convert both ways.
+    pub fn widens_to(self, to: IntTy) -> bool {
+        if self == to {
+            return true;
+        }
+        match (self.signed(), to.signed()) {
+            (false, false) => self.bits() <= to.bits(),
+            (true, true) => self.bits() <= to.bits(),
+            (false, true) => self.bits() < to.bits(),
+            (true, false) => false,
+        }
+    }
+}
+
+/// The type of a value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Int(IntTy),
+    /// An integer literal, or an expression of literals only, that has not met a context yet.
+    UntypedInt,
+    Bool,
+    /// A byte string; also `[]const u8` and `[]u8`.
+    Str,
+    F64,
+    /// What a function without a return type returns.
+    Void,
+    Array(Box<Ty>, u64),
+    Tuple(Vec<Ty>),
+    Struct(StructId),
+    /// The type of something already reported as wrong; it matches everything silently.
+    Error,
+}
+
+impl Ty {
+    pub fn is_error(&self) -> bool {
+        matches!(self, Ty::Error)
+    }
+    pub fn is_integer(&self) -> bool {
+        matches!(self, Ty::Int(_) | Ty::UntypedInt)
+    }
+    pub fn int(&self) -> Option<IntTy> {
+        match self {
+            Ty::Int(t) => Some(*t),
+            _ => None,
+        }
+    }
+    /// Whether the type contains an error anywhere, so that derived errors are not reported.
+    pub fn has_error(&self) -> bool {
+        match self {
+            Ty::Error => true,
+            Ty::Array(t, _) => t.has_error(),
+            Ty::Tuple(ts) => ts.iter().any(Ty::has_error),
+            _ => false,
+        }
+    }
+    /// Displays the type, naming structs through `struct_name`.
+    pub fn display<'a>(&'a self, struct_name: &'a dyn Fn(StructId) -> String) -> TyDisplay<'a> {
+        TyDisplay {
+            ty: self,
+            struct_name,
+        }
+    }
+}
+
+pub struct TyDisplay<'a> {
+    ty: &'a Ty,
+    struct_name: &'a dyn Fn(StructId) -> String,
+}
+
+impl fmt::Display for TyDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.ty {
+            Ty::Int(t) => f.write_str(t.name()),
+            Ty::UntypedInt => f.write_str("integer literal"),
+            Ty::Bool => f.write_str("bool"),
+            Ty::Str => f.write_str("str"),
+            Ty::F64 => f.write_str("f64"),
+            Ty::Void => f.write_str("nothing"),
+            Ty::Array(t, n) => write!(f, "[{n}]{}", t.display(self.struct_name)),
+            Ty::Tuple(ts) => {
+                f.write_str("(")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{}", t.display(self.struct_name))?;
+                }
+                f.write_str(")")
+            }
+            Ty::Struct(id) => f.write_str(&(self.struct_name)(*id)),
+            Ty::Error => f.write_str("{unknown}"),
+        }
+    }
+}
