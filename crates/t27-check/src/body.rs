@@ -378,7 +378,7 @@ impl Checker {
                         value.span,
                         format!("{} names for a tuple of {}", names.len(), ts.len()),
                     )
-                    .with_label(format!("this is a `{shown}`"))
+                    .with_label(format!("this is {}", crate::coerce::article(&shown)))
                     .with_help("give one name to each element of the tuple"),
                 );
                 vec![Ty::Error; names.len()]
@@ -393,7 +393,7 @@ impl Checker {
                         value.span,
                         "only a tuple can be taken apart into names",
                     )
-                    .with_label(format!("this is a `{shown}`, not a tuple"))
+                    .with_label(format!("this is {}, not a tuple", crate::coerce::article(&shown)))
                     .with_help("declare a single name instead"),
                 );
                 vec![Ty::Error; names.len()]
@@ -493,7 +493,7 @@ impl Checker {
                         place.span,
                         format!("`{}=` does not work on `{shown}`", o.symbol()),
                     )
-                    .with_label(format!("this is a `{shown}`"))
+                    .with_label(format!("this is {}", crate::coerce::article(&shown)))
                     .with_help("compound assignment works on integers and `f64`"),
                 );
             }

@@ -42,7 +42,7 @@ impl Checker {
                     e.span,
                     format!("expected `{}`, found `{}`", t.name(), from.name()),
                 )
-                .with_label(format!("this is a `{}`", from.name()))
+                .with_label(format!("this is {}", article(from.name())))
                 .with_note(format!(
                     "not every `{}` value is a `{}` value",
                     from.name(),
@@ -179,8 +179,8 @@ impl Checker {
                             format!("`{op}` mixes `{}` and `{}`", a.name(), b.name()),
                         )
                         .with_label("no common type holds every value of both")
-                        .with_secondary(file, l.span, format!("this is a `{}`", a.name()))
-                        .with_secondary(file, r.span, format!("this is a `{}`", b.name()))
+                        .with_secondary(file, l.span, format!("this is {}", article(a.name())))
+                        .with_secondary(file, r.span, format!("this is {}", article(b.name())))
                         .with_help(format!(
                             "convert one side with `as`, e.g. `... as {}`",
                             widest(a, b).name()
@@ -232,6 +232,8 @@ fn widest(a: IntTy, b: IntTy) -> IntTy {
 pub(crate) fn article(ty_name: &str) -> String {
     if ty_name == "integer literal" {
         "an integer literal".to_string()
+    } else if ty_name.starts_with(['i', 'f']) {
+        format!("an `{ty_name}`")
     } else {
         format!("a `{ty_name}`")
     }

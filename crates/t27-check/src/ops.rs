@@ -22,7 +22,8 @@ impl Checker {
         let hint = if op == UnOp::Not {
             Some(&Ty::Bool)
         } else {
-            expected.filter(|t| matches!(t, Ty::Int(_) | Ty::F64))
+            // A negated literal stays untyped until it is folded, so `-128` fits an `i8`.
+            expected.filter(|t| matches!(t, Ty::F64))
         };
         let inner = self.lower_expr(cx, x, hint);
         let ok = match (op, &inner.ty) {
@@ -135,7 +136,7 @@ impl Checker {
                 return Expr::error(span);
             }
             let a = self.lower_expr(cx, l, None);
-            let b = self.lower_expr(cx, r, Some(&a.ty).filter(|t| **t != Ty::UntypedInt));
+            let b = self.lower_expr(cx, r, Some(&a.ty).filter(|t| !t.is_integer()));
             let a = if a.ty == Ty::UntypedInt && b.ty != Ty::UntypedInt {
                 self.coerce(file, a, &b.ty.clone())
             } else {
@@ -167,8 +168,9 @@ impl Checker {
             }
             return e;
         }
-        // Arithmetic, bitwise and shifts.
-        let hint = expected.filter(|t| matches!(t, Ty::Int(_) | Ty::F64));
+        // Arithmetic, bitwise and shifts. Operands are lowered without an integer expected
+        // type, so that a literals-only part is computed exactly and fitted once, at the end.
+        let hint = expected.filter(|t| matches!(t, Ty::F64));
         let a = self.lower_expr(cx, l, hint);
         let is_shift = matches!(op, BinOp::Shl | BinOp::Shr);
         let (a, b, ty) = if is_shift {
@@ -196,7 +198,7 @@ impl Checker {
                 cx,
                 r,
                 Some(&a.ty)
-                    .filter(|t| matches!(t, Ty::Int(_) | Ty::F64))
+                    .filter(|t| matches!(t, Ty::F64))
                     .or(hint),
             );
             self.unify(file, a, b, op.symbol())

@@ -52,7 +52,8 @@ pub fn lex(file: FileId, src: &str) -> Lexed<'_> {
                 let line_start = src[..range.start].rfind('\n').map_or(0, |i| i + 1);
                 out.semicolon_comments.push(SemicolonComment {
                     span: Span::new(range.start, range.end + len),
-                    indented: range.start > line_start,
+                    // Only a comment line counts; `return X; ; why` is a trailing comment.
+                    indented: range.start > line_start && src[line_start..range.start].trim().is_empty(),
                 });
                 continue;
             }

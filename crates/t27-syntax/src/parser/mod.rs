@@ -150,6 +150,10 @@ fn to_diagnostic(file: FileId, err: &Rich<'_, Token<'_>>) -> Diagnostic {
             let mut wanted: Vec<String> = expected.iter().filter_map(describe_pattern).collect();
             wanted.sort();
             wanted.dedup();
+            // "an expression" already says that a prefix operator could start one.
+            if wanted.iter().any(|w| w == "an expression") {
+                wanted.retain(|w| !matches!(w.as_str(), "`!`" | "`&`" | "`-`"));
+            }
             let expected_text = match wanted.len() {
                 0 => "something else".to_string(),
                 1 => wanted[0].clone(),

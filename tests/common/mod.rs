@@ -1,0 +1,128 @@
+//! Helpers shared by the integration tests: checking fixtures from memory and printing what
+//! the checker found in a form that reads well as a snapshot.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use t27_check::{check, Checked, Loader};
+use t27_ir::{ItemRef, Program, Ty};
+
+/// Serves files from memory; anything not in memory is read from the disk once.
+#[derive(Default, Clone)]
+pub struct MemLoader {
+    pub files: HashMap<PathBuf, Vec<u8>>,
+}
+
+impl Loader for MemLoader {
+    fn read(&mut self, path: &Path) -> Result<Vec<u8>, String> {
+        let key = t27_check::normalize(path);
+        if let Some(bytes) = self.files.get(&key) {
+            return Ok(bytes.clone());
+        }
+        let bytes = std::fs::read(&key).map_err(|e| e.to_string())?;
+        self.files.insert(key, bytes.clone());
+        Ok(bytes)
+    }
+}
+
+/// A fixture path relative to the repository root, with `/` separators on every platform.
+pub fn rel(path: &Path) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    path.strip_prefix(root).unwrap_or(path).to_path_buf()
+}
+
+/// All `.t27` files under a folder, sorted.
+pub fn t27_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("fixture folder is readable") {
+            let p = entry.expect("fixture entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "t27") {
+                out.push(rel(&p));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+pub fn check_paths(paths: &[PathBuf], loader: &mut MemLoader) -> Checked {
+    check(paths, None, loader)
+}
+
+/// Every diagnostic rendered without colors, as the terminal shows it.
+pub fn rendered(checked: &Checked) -> String {
+    let mut out = String::new();
+    for d in &checked.diagnostics {
+        out.push_str(&t27_diag::render(d, &checked.sources, false));
+    }
+    if out.is_empty() {
+        out.push_str("(no diagnostics)\n");
+    }
+    out
+}
+
+/// What the checker made of a program: constants with their values, signatures, and the
+/// folded and runtime assert counts of every test.
+pub fn summary(checked: &Checked) -> String {
+    let p = &checked.program;
+    let mut out = String::new();
+    for m in &p.modules {
+        let file = &checked.sources.get(m.file).name;
+        out.push_str(&format!("module {} ({}) from {}\n", m.name, m.path.join("::"), file));
+        for item in &m.items {
+            out.push_str("  ");
+            out.push_str(&item_line(p, *item));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn item_line(p: &Program, item: ItemRef) -> String {
+    let ty = |t: &Ty| p.ty_name(t);
+    match item {
+        ItemRef::Const(id) => {
+            let c = &p.consts[id.index()];
+            let value = c.value.as_ref().map_or("<error>".to_string(), |v| v.to_string());
+            let doc = c.decl.doc.as_ref().map_or(String::new(), |d| format!("  /// {}", d.replace('\n', " / ")));
+            format!("{}const {}: {} = {}{}", vis(c.decl.is_pub), c.decl.name, ty(&c.ty), value, doc)
+        }
+        ItemRef::Global(id) => {
+            let g = &p.globals[id.index()];
+            let value = g.value.as_ref().map_or("<error>".to_string(), |v| v.to_string());
+            format!("{}var {}: {} = {}", vis(g.decl.is_pub), g.decl.name, ty(&g.ty), value)
+        }
+        ItemRef::Fn(id) => {
+            let f = &p.functions[id.index()];
+            let params: Vec<String> = f
+                .params
+                .iter()
+                .map(|l| &f.body.locals[l.index()])
+                .map(|l| format!("{}: {}", l.name, ty(&l.ty)))
+                .collect();
+            format!("{}fn {}({}) -> {}", vis(f.decl.is_pub), f.decl.name, params.join(", "), ty(&f.ret))
+        }
+        ItemRef::Struct(id) => {
+            let s = &p.structs[id.index()];
+            let fields: Vec<String> = s.fields.iter().map(|f| format!("{}: {}", f.name, ty(&f.ty))).collect();
+            format!("{}struct {} {{ {} }}", vis(s.decl.is_pub), s.decl.name, fields.join(", "))
+        }
+        ItemRef::Test(id) => {
+            let t = &p.tests[id.index()];
+            let kind = match t.kind {
+                t27_ir::TestKind::Test => "test",
+                t27_ir::TestKind::Invariant => "invariant",
+            };
+            format!("{kind} {}: {} runtime, {} folded asserts", t.decl.name, t.runtime_asserts, t.folded_asserts)
+        }
+    }
+}
+
+fn vis(is_pub: bool) -> &'static str {
+    if is_pub { "pub " } else { "" }
+}
