@@ -22,7 +22,10 @@ fn good_fixtures_check_cleanly() {
 #[test]
 fn owner_specs_check_cleanly() {
     let mut loader = MemLoader::default();
-    let paths = vec![PathBuf::from("specs/queen/review_first.t27"), PathBuf::from("specs/queen/dispatch.t27")];
+    let paths = vec![
+        PathBuf::from("specs/queen/review_first.t27"),
+        PathBuf::from("specs/queen/dispatch.t27"),
+    ];
     let checked = check_paths(&paths, &mut loader);
     assert!(checked.diagnostics.is_empty(), "{}", rendered(&checked));
     insta::assert_snapshot!(summary(&checked));
@@ -40,11 +43,18 @@ fn expected_code(path: &Path) -> String {
 #[test]
 fn bad_fixtures_report_their_code() {
     let files = t27_files(Path::new("tests/fixtures/errors"));
-    assert!(files.len() >= 40, "at least 40 bad-input specs, found {}", files.len());
+    assert!(
+        files.len() >= 40,
+        "at least 40 bad-input specs, found {}",
+        files.len()
+    );
     insta::glob!("fixtures/errors/**/*.t27", |path| {
         let path = rel(path);
         // Helper modules that other fixtures import are not fixtures of their own.
-        if path.starts_with("tests/fixtures/errors/queen") || path.ends_with("limits.t27") || path.ends_with("b.t27") {
+        if path.starts_with("tests/fixtures/errors/queen")
+            || path.ends_with("limits.t27")
+            || path.ends_with("b.t27")
+        {
             return;
         }
         let mut loader = MemLoader::default();
@@ -69,13 +79,21 @@ fn every_code_has_a_fixture_that_reports_it() {
         let mut loader = MemLoader::default();
         let checked = check_paths(std::slice::from_ref(&path), &mut loader);
         assert!(
-            checked.diagnostics.iter().any(|d| d.code.as_str() == info.code),
+            checked
+                .diagnostics
+                .iter()
+                .any(|d| d.code.as_str() == info.code),
             "the example of {} ({}) does not report it:\n{}",
             info.code,
             path.display(),
             rendered(&checked)
         );
-        assert_eq!(std::fs::read(&path).expect("example exists"), info.example, "{} example is stale", info.code);
+        assert_eq!(
+            std::fs::read(&path).expect("example exists"),
+            info.example,
+            "{} example is stale",
+            info.code
+        );
     }
 }
 
@@ -87,7 +105,12 @@ fn every_reported_code_is_registered() {
         let checked = check_paths(std::slice::from_ref(&path), &mut loader);
         for d in &checked.diagnostics {
             let info = t27_diag::explain(d.code.as_str());
-            assert!(info.is_some(), "{} reports unregistered code {}", path.display(), d.code);
+            assert!(
+                info.is_some(),
+                "{} reports unregistered code {}",
+                path.display(),
+                d.code
+            );
             assert_eq!(d.severity, d.code.severity());
         }
     }
@@ -102,14 +125,27 @@ fn json_lines_carry_the_documented_fields() {
     let lines: Vec<serde_json::Value> = checked
         .diagnostics
         .iter()
-        .map(|d| serde_json::from_str(&t27_diag::to_json_line(d, &checked.sources)).expect("valid JSON"))
+        .map(|d| {
+            serde_json::from_str(&t27_diag::to_json_line(d, &checked.sources)).expect("valid JSON")
+        })
         .collect();
     assert_eq!(lines.len(), 2);
     let first = &lines[0];
-    assert_eq!(first["file"], "tests/fixtures/errors/E0101-missing-semicolon.t27");
+    assert_eq!(
+        first["file"],
+        "tests/fixtures/errors/E0101-missing-semicolon.t27"
+    );
     assert_eq!(first["code"], "E0101");
     assert_eq!(first["severity"], "error");
-    assert_eq!((first["line"].as_u64(), first["column"].as_u64()), (Some(2), Some(26)));
-    assert_eq!((first["end_line"].as_u64(), first["end_column"].as_u64()), (Some(2), Some(26)));
-    assert!(first["message"].as_str().is_some_and(|m| m.contains("missing `;`")));
+    assert_eq!(
+        (first["line"].as_u64(), first["column"].as_u64()),
+        (Some(2), Some(26))
+    );
+    assert_eq!(
+        (first["end_line"].as_u64(), first["end_column"].as_u64()),
+        (Some(2), Some(26))
+    );
+    assert!(first["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("missing `;`")));
 }

@@ -73,7 +73,12 @@ pub fn summary(checked: &Checked) -> String {
     let mut out = String::new();
     for m in &p.modules {
         let file = &checked.sources.get(m.file).name;
-        out.push_str(&format!("module {} ({}) from {}\n", m.name, m.path.join("::"), file));
+        out.push_str(&format!(
+            "module {} ({}) from {}\n",
+            m.name,
+            m.path.join("::"),
+            file
+        ));
         for item in &m.items {
             out.push_str("  ");
             out.push_str(&item_line(p, *item));
@@ -88,14 +93,35 @@ fn item_line(p: &Program, item: ItemRef) -> String {
     match item {
         ItemRef::Const(id) => {
             let c = &p.consts[id.index()];
-            let value = c.value.as_ref().map_or("<error>".to_string(), |v| v.to_string());
-            let doc = c.decl.doc.as_ref().map_or(String::new(), |d| format!("  /// {}", d.replace('\n', " / ")));
-            format!("{}const {}: {} = {}{}", vis(c.decl.is_pub), c.decl.name, ty(&c.ty), value, doc)
+            let value = c
+                .value
+                .as_ref()
+                .map_or("<error>".to_string(), |v| v.to_string());
+            let doc = c.decl.doc.as_ref().map_or(String::new(), |d| {
+                format!("  /// {}", d.replace('\n', " / "))
+            });
+            format!(
+                "{}const {}: {} = {}{}",
+                vis(c.decl.is_pub),
+                c.decl.name,
+                ty(&c.ty),
+                value,
+                doc
+            )
         }
         ItemRef::Global(id) => {
             let g = &p.globals[id.index()];
-            let value = g.value.as_ref().map_or("<error>".to_string(), |v| v.to_string());
-            format!("{}var {}: {} = {}", vis(g.decl.is_pub), g.decl.name, ty(&g.ty), value)
+            let value = g
+                .value
+                .as_ref()
+                .map_or("<error>".to_string(), |v| v.to_string());
+            format!(
+                "{}var {}: {} = {}",
+                vis(g.decl.is_pub),
+                g.decl.name,
+                ty(&g.ty),
+                value
+            )
         }
         ItemRef::Fn(id) => {
             let f = &p.functions[id.index()];
@@ -105,12 +131,27 @@ fn item_line(p: &Program, item: ItemRef) -> String {
                 .map(|l| &f.body.locals[l.index()])
                 .map(|l| format!("{}: {}", l.name, ty(&l.ty)))
                 .collect();
-            format!("{}fn {}({}) -> {}", vis(f.decl.is_pub), f.decl.name, params.join(", "), ty(&f.ret))
+            format!(
+                "{}fn {}({}) -> {}",
+                vis(f.decl.is_pub),
+                f.decl.name,
+                params.join(", "),
+                ty(&f.ret)
+            )
         }
         ItemRef::Struct(id) => {
             let s = &p.structs[id.index()];
-            let fields: Vec<String> = s.fields.iter().map(|f| format!("{}: {}", f.name, ty(&f.ty))).collect();
-            format!("{}struct {} {{ {} }}", vis(s.decl.is_pub), s.decl.name, fields.join(", "))
+            let fields: Vec<String> = s
+                .fields
+                .iter()
+                .map(|f| format!("{}: {}", f.name, ty(&f.ty)))
+                .collect();
+            format!(
+                "{}struct {} {{ {} }}",
+                vis(s.decl.is_pub),
+                s.decl.name,
+                fields.join(", ")
+            )
         }
         ItemRef::Test(id) => {
             let t = &p.tests[id.index()];
@@ -118,11 +159,18 @@ fn item_line(p: &Program, item: ItemRef) -> String {
                 t27_ir::TestKind::Test => "test",
                 t27_ir::TestKind::Invariant => "invariant",
             };
-            format!("{kind} {}: {} runtime, {} folded asserts", t.decl.name, t.runtime_asserts, t.folded_asserts)
+            format!(
+                "{kind} {}: {} runtime, {} folded asserts",
+                t.decl.name, t.runtime_asserts, t.folded_asserts
+            )
         }
     }
 }
 
 fn vis(is_pub: bool) -> &'static str {
-    if is_pub { "pub " } else { "" }
+    if is_pub {
+        "pub "
+    } else {
+        ""
+    }
 }

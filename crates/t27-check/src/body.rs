@@ -393,7 +393,10 @@ impl Checker {
                         value.span,
                         "only a tuple can be taken apart into names",
                     )
-                    .with_label(format!("this is {}, not a tuple", crate::coerce::article(&shown)))
+                    .with_label(format!(
+                        "this is {}, not a tuple",
+                        crate::coerce::article(&shown)
+                    ))
                     .with_help("declare a single name instead"),
                 );
                 vec![Ty::Error; names.len()]

@@ -194,13 +194,7 @@ impl Checker {
             }
             (a, b, ty)
         } else {
-            let b = self.lower_expr(
-                cx,
-                r,
-                Some(&a.ty)
-                    .filter(|t| matches!(t, Ty::F64))
-                    .or(hint),
-            );
+            let b = self.lower_expr(cx, r, Some(&a.ty).filter(|t| matches!(t, Ty::F64)).or(hint));
             self.unify(file, a, b, op.symbol())
         };
         let numeric = match (&ty, op) {

@@ -53,7 +53,8 @@ pub fn lex(file: FileId, src: &str) -> Lexed<'_> {
                 out.semicolon_comments.push(SemicolonComment {
                     span: Span::new(range.start, range.end + len),
                     // Only a comment line counts; `return X; ; why` is a trailing comment.
-                    indented: range.start > line_start && src[line_start..range.start].trim().is_empty(),
+                    indented: range.start > line_start
+                        && src[line_start..range.start].trim().is_empty(),
                 });
                 continue;
             }
