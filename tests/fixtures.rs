@@ -145,7 +145,9 @@ fn json_lines_carry_the_documented_fields() {
         (first["end_line"].as_u64(), first["end_column"].as_u64()),
         (Some(2), Some(26))
     );
-    assert!(first["message"]
-        .as_str()
-        .is_some_and(|m| m.contains("missing `;`")));
+    assert!(
+        first["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("missing `;`"))
+    );
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use t27_diag::FileId;
 use t27_syntax::token::Token;

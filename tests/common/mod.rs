@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use t27_check::{check, Checked, Loader};
+use t27_check::{Checked, Loader, check};
 use t27_ir::{ItemRef, Program, Ty};
 
 /// Serves files from memory; anything not in memory is read from the disk once.
@@ -168,9 +168,5 @@ fn item_line(p: &Program, item: ItemRef) -> String {
 }
 
 fn vis(is_pub: bool) -> &'static str {
-    if is_pub {
-        "pub "
-    } else {
-        ""
-    }
+    if is_pub { "pub " } else { "" }
 }

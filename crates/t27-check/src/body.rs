@@ -70,9 +70,9 @@ impl BodyCtx {
             .rev()
             .find(|(n, _)| *n == name.name)
             .map(|(_, l)| *l);
-        scope.push((name.name.clone(), id));
+        scope.push((name.name.to_string(), id));
         self.locals.push(Local {
-            name: name.name.clone(),
+            name: name.name.to_string(),
             ty,
             mutable: kind == LocalKind::Var,
             span: name.span,

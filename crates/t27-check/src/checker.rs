@@ -173,7 +173,7 @@ impl Checker {
         };
         match self.scopes[target.index()]
             .items
-            .get(&name.name)
+            .get(name.name.as_str())
             .map(|(d, _)| *d)
         {
             Some(def) => {

@@ -216,11 +216,7 @@ impl Checker {
 
 fn widest(a: IntTy, b: IntTy) -> IntTy {
     if a.bits() >= b.bits() {
-        if a.signed() {
-            a
-        } else {
-            IntTy::I64
-        }
+        if a.signed() { a } else { IntTy::I64 }
     } else if b.signed() {
         b
     } else {

@@ -36,7 +36,7 @@ impl Checker {
                     item: ii,
                 };
                 let decl = |is_pub: bool| Decl {
-                    name: name.name.clone(),
+                    name: name.name.to_string(),
                     module,
                     is_pub,
                     doc: item.doc.as_ref().map(|d| d.text.clone()),
@@ -103,13 +103,13 @@ impl Checker {
                     ItemKind::Use(_) | ItemKind::Error => continue,
                 };
                 self.program.modules[mi].items.push(item_ref);
-                if let Some((_, first)) = self.scopes[mi].items.get(&name.name) {
+                if let Some((_, first)) = self.scopes[mi].items.get(name.name.as_str()) {
                     let first = *first;
                     self.report(duplicate(loaded.file, &name.name, name.span, first));
                 } else {
                     self.scopes[mi]
                         .items
-                        .insert(name.name.clone(), (def, name.span));
+                        .insert(name.name.to_string(), (def, name.span));
                 }
             }
         }
@@ -127,7 +127,7 @@ impl Checker {
                     // The module was not found (reported): uses of the name stay silent.
                     self.scopes[mi]
                         .imports
-                        .entry(last.name.clone())
+                        .entry(last.name.to_string())
                         .or_insert((Def::Unresolved, last.span));
                     continue;
                 };
@@ -160,7 +160,7 @@ impl Checker {
                                 self.report(d);
                                 self.scopes[mi]
                                     .imports
-                                    .entry(last.name.clone())
+                                    .entry(last.name.to_string())
                                     .or_insert((Def::Unresolved, last.span));
                                 continue;
                             }
@@ -191,15 +191,17 @@ impl Checker {
                 let scope = &mut self.scopes[mi];
                 let clash = scope
                     .items
-                    .get(&last.name)
-                    .or_else(|| scope.imports.get(&last.name))
+                    .get(last.name.as_str())
+                    .or_else(|| scope.imports.get(last.name.as_str()))
                     .map(|(_, s)| *s);
                 match clash {
                     Some(first) => {
                         self.report(duplicate(loaded.file, &last.name, last.span, first))
                     }
                     None => {
-                        scope.imports.insert(last.name.clone(), (def, last.span));
+                        scope
+                            .imports
+                            .insert(last.name.to_string(), (def, last.span));
                     }
                 }
             }
@@ -226,7 +228,7 @@ impl Checker {
                 }
                 let ty = self.resolve_type(m, &f.ty);
                 fields.push(Field {
-                    name: f.name.name.clone(),
+                    name: f.name.name.to_string(),
                     ty,
                     span: f.name.span,
                 });
@@ -255,7 +257,7 @@ impl Checker {
                 }
                 let ty = self.resolve_type(m, &p.ty);
                 locals.push(Local {
-                    name: p.name.name.clone(),
+                    name: p.name.name.to_string(),
                     ty,
                     mutable: false,
                     span: p.name.span,

@@ -22,7 +22,7 @@ mod sources;
 mod suggest;
 mod types;
 
-pub use load::{normalize, spec_root, Loader};
+pub use load::{Loader, normalize, spec_root};
 pub use sources::{SourceFile, SourceMap};
 
 use std::path::{Path, PathBuf};

@@ -116,7 +116,7 @@ pub(crate) fn load_all(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn 
             .filter_map(|(i, item)| match &item.kind {
                 ItemKind::Use(u) => Some((
                     i,
-                    u.path.iter().map(|p| p.name.clone()).collect(),
+                    u.path.iter().map(|p| p.name.to_string()).collect(),
                     item.span,
                 )),
                 _ => None,
@@ -156,9 +156,10 @@ fn add_module(
                 .collect()
         })
         .unwrap_or_else(|_| {
-            vec![path
-                .file_stem()
-                .map_or(String::new(), |s| s.to_string_lossy().into_owned())]
+            vec![
+                path.file_stem()
+                    .map_or(String::new(), |s| s.to_string_lossy().into_owned()),
+            ]
         });
     loaded.sources.add(path, text);
     loaded.modules.push(LoadedModule {

@@ -1,7 +1,7 @@
 //! `t27 check`.
 
-use crate::files::{collect, FsLoader};
-use crate::{Color, Format, EXIT_OK, EXIT_SPEC_ERRORS, EXIT_USAGE};
+use crate::files::{FsLoader, collect};
+use crate::{Color, EXIT_OK, EXIT_SPEC_ERRORS, EXIT_USAGE, Format};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 

@@ -13,8 +13,8 @@ mod json;
 mod lines;
 mod render;
 
-pub use codes::{explain, Code, CodeInfo, CODES};
+pub use codes::{CODES, Code, CodeInfo, explain};
 pub use diagnostic::{Diagnostic, FileId, Label, Severity, Span};
 pub use json::to_json_line;
 pub use lines::LineIndex;
-pub use render::{render, Sources};
+pub use render::{Sources, render};

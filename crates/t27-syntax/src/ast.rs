@@ -2,12 +2,14 @@
 //! did not parse are `Error` variants, already reported, so later phases skip them silently.
 
 use num_bigint::BigUint;
+pub use smol_str::SmolStr;
 use t27_diag::Span;
 
-/// A name as written, with its span.
+/// A name as written, with its span. Names are short, so `SmolStr` keeps them inline
+/// without an allocation each.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ident {
-    pub name: String,
+    pub name: SmolStr,
     pub span: Span,
 }
 

@@ -163,11 +163,7 @@ fn check_literal<'src>(
                 let start = span.start as usize + 1 + offset;
                 diags.push(escape_error(file, Span::new(start, start + len)));
             }
-            if bad.is_empty() {
-                token
-            } else {
-                Token::Error
-            }
+            if bad.is_empty() { token } else { Token::Error }
         }
         Token::Char(text) => {
             let inner = &text[1..text.len() - 1];

@@ -191,7 +191,7 @@ impl fmt::Display for Token<'_> {
             Token::DocComment(_) => "a doc comment",
             Token::Ident(s) => return write!(f, "`{s}`"),
             Token::Int(s) | Token::Float(s) | Token::Str(s) | Token::Char(s) => {
-                return write!(f, "`{s}`")
+                return write!(f, "`{s}`");
             }
             Token::UnterminatedStr => "an unterminated string",
             Token::UnterminatedChar => "an unterminated character literal",

@@ -1,6 +1,6 @@
 //! Top-level declarations.
 
-use super::{coded, ident, path, span, Extra, TokenInput};
+use super::{SyntaxErr, TokenInput, coded, ident, path, span};
 use crate::ast::*;
 use crate::parser::expr::{expr, type_expr};
 use crate::parser::stmt::{block, terminated};
@@ -15,8 +15,8 @@ pub(crate) enum TopLevel {
 
 /// Tokens skipped while recovering from a bad declaration: up to the next token that can start
 /// one, with brace groups skipped whole so that a body's locals do not look like declarations.
-fn skip_declaration<'t, 's: 't, I: TokenInput<'t, 's>>(
-) -> impl Parser<'t, I, (), Extra<'t, 's>> + Clone {
+fn skip_declaration<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
+-> impl Parser<'t, I, (), extra::Err<E>> + Clone {
     let group = nested_delimiters(
         Token::LBrace,
         Token::RBrace,
@@ -34,8 +34,8 @@ fn skip_declaration<'t, 's: 't, I: TokenInput<'t, 's>>(
     any().ignored().then(group.or(plain).repeated()).ignored()
 }
 
-pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>>(
-) -> impl Parser<'t, I, TopLevel, Extra<'t, 's>> + Clone {
+pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
+-> impl Parser<'t, I, TopLevel, extra::Err<E>> + Clone {
     let expr = expr();
     let body = block(expr.clone());
     let is_pub = just(Token::Pub).or_not().map(|p| p.is_some());

@@ -21,25 +21,43 @@ impl<'t, 's: 't, I> TokenInput<'t, 's> for I where
 {
 }
 
-pub(crate) type Extra<'t, 's> = extra::Err<Rich<'t, Token<'s>, SimpleSpan>>;
+/// The error type of a parse: `EmptyErr` on the fast pass (chumsky skips all error
+/// bookkeeping for a zero-sized error), `Rich` on the pass that explains a broken file.
+pub(crate) trait SyntaxErr<'t, 's: 't, I: TokenInput<'t, 's>>:
+    chumsky::error::Error<'t, I> + chumsky::label::LabelError<'t, I, &'static str> + 't
+{
+    fn custom(at: SimpleSpan, message: String) -> Self;
+}
+
+impl<'t, 's: 't, I: TokenInput<'t, 's>> SyntaxErr<'t, 's, I> for EmptyErr {
+    fn custom(_: SimpleSpan, _: String) -> Self {
+        EmptyErr::default()
+    }
+}
+
+impl<'t, 's: 't, I: TokenInput<'t, 's>> SyntaxErr<'t, 's, I> for Rich<'t, Token<'s>> {
+    fn custom(at: SimpleSpan, message: String) -> Self {
+        Rich::custom(at, message)
+    }
+}
 
 pub(crate) fn span(s: SimpleSpan) -> Span {
     Span::new(s.start, s.end)
 }
 
-pub(crate) fn ident<'t, 's: 't, I: TokenInput<'t, 's>>(
-) -> impl Parser<'t, I, Ident, Extra<'t, 's>> + Clone {
+pub(crate) fn ident<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
+-> impl Parser<'t, I, Ident, extra::Err<E>> + Clone {
     select! { Token::Ident(name) => name }
         .map_with(|name: &str, e| Ident {
-            name: name.to_string(),
+            name: SmolStr::new(name),
             span: span(e.span()),
         })
         .labelled("a name")
 }
 
 /// `a`, `a::b::c`.
-pub(crate) fn path<'t, 's: 't, I: TokenInput<'t, 's>>(
-) -> impl Parser<'t, I, Vec<Ident>, Extra<'t, 's>> + Clone {
+pub(crate) fn path<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
+-> impl Parser<'t, I, Vec<Ident>, extra::Err<E>> + Clone {
     ident()
         .separated_by(just(Token::ColonColon))
         .at_least(1)
@@ -50,14 +68,14 @@ pub(crate) fn path<'t, 's: 't, I: TokenInput<'t, 's>>(
 /// [`to_diagnostic`]; chumsky then keeps them through backtracking like any other error.
 const SEP: char = '\u{1f}';
 
-pub(crate) fn coded<'t, 's>(
+pub(crate) fn coded<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
     code: &str,
     at: SimpleSpan,
     message: &str,
     label: &str,
     help: &str,
-) -> Rich<'t, Token<'s>> {
-    Rich::custom(at, format!("{code}{SEP}{message}{SEP}{label}{SEP}{help}"))
+) -> E {
+    E::custom(at, format!("{code}{SEP}{message}{SEP}{label}{SEP}{help}"))
 }
 
 /// Parses a lexed file. Returns the module's declarations and the syntax diagnostics.
@@ -71,12 +89,23 @@ pub(crate) fn parse_tokens<'s>(
         .map(|(t, s)| (*t, SimpleSpan::from(s.start as usize..s.end as usize)))
         .collect();
     let eoi = SimpleSpan::from(src_len..src_len);
-    let input = simple.as_slice().map(eoi, |(t, s)| (t, s));
-    let parser = item::top_level()
+    let input = || simple.as_slice().map(eoi, |(t, s)| (t, s));
+    // Fast pass first, without error bookkeeping; a file with anything to report (an error
+    // or a warning the parser emits) is parsed again with rich errors to explain it.
+    let fast = item::top_level::<_, EmptyErr>()
         .repeated()
         .collect::<Vec<_>>()
-        .then_ignore(end());
-    let (output, errors) = parser.parse(input).into_output_errors();
+        .then_ignore(end())
+        .parse(input());
+    let (output, errors): (Option<Vec<TopLevel>>, Vec<Rich<'_, Token<'s>>>) = if fast.has_errors() {
+        let rich = item::top_level::<_, Rich<'_, Token<'s>>>()
+            .repeated()
+            .collect::<Vec<_>>()
+            .then_ignore(end());
+        rich.parse(input()).into_output_errors()
+    } else {
+        (fast.into_output(), Vec::new())
+    };
     let mut diagnostics: Vec<Diagnostic> = errors
         .into_iter()
         // An error token was reported by the lexer already.

@@ -1,6 +1,6 @@
 //! Statements and blocks, with the recovery that lets one bad statement leave its block intact.
 
-use super::{coded, ident, span, Extra, TokenInput};
+use super::{SyntaxErr, TokenInput, coded, ident, span};
 use crate::ast::*;
 use crate::parser::expr::type_expr;
 use crate::token::Token;
@@ -8,9 +8,9 @@ use chumsky::prelude::*;
 
 /// Requires a `;` after `p`; a missing one is reported (E0101) just after the statement and
 /// parsing carries on as if it were there.
-pub(crate) fn terminated<'t, 's: 't, I: TokenInput<'t, 's>, O>(
-    p: impl Parser<'t, I, O, Extra<'t, 's>> + Clone,
-) -> impl Parser<'t, I, O, Extra<'t, 's>> + Clone {
+pub(crate) fn terminated<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>, O>(
+    p: impl Parser<'t, I, O, extra::Err<E>> + Clone,
+) -> impl Parser<'t, I, O, extra::Err<E>> + Clone {
     // A `;` is taken as missing only where the next token could begin the next statement;
     // anything else (`x * * 2`) is a broken expression, left to the recovery of the caller.
     let next_starts_statement = any()
@@ -57,8 +57,8 @@ pub(crate) fn terminated<'t, 's: 't, I: TokenInput<'t, 's>, O>(
 
 /// Tokens skipped while recovering from a bad statement: anything up to the next `;`, stopping
 /// before a `}` or a token that can only start a declaration. Brace groups are skipped whole.
-fn skip_statement<'t, 's: 't, I: TokenInput<'t, 's>>(
-) -> impl Parser<'t, I, (), Extra<'t, 's>> + Clone {
+fn skip_statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
+-> impl Parser<'t, I, (), extra::Err<E>> + Clone {
     let group = nested_delimiters(
         Token::LBrace,
         Token::RBrace,
@@ -85,9 +85,9 @@ fn skip_statement<'t, 's: 't, I: TokenInput<'t, 's>>(
 }
 
 /// A `{ ... }` block of statements.
-pub(crate) fn block<'t, 's: 't, I: TokenInput<'t, 's>>(
-    expr: impl Parser<'t, I, Expr, Extra<'t, 's>> + Clone + 't,
-) -> impl Parser<'t, I, Block, Extra<'t, 's>> + Clone {
+pub(crate) fn block<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
+    expr: impl Parser<'t, I, Expr, extra::Err<E>> + Clone + 't,
+) -> impl Parser<'t, I, Block, extra::Err<E>> + Clone {
     recursive(move |block| {
         let stmt = statement(expr.clone(), block);
         // A body that runs into a declaration or the end of the file lost its `}`: report the
@@ -122,13 +122,13 @@ pub(crate) fn block<'t, 's: 't, I: TokenInput<'t, 's>>(
     })
 }
 
-fn statement<'t, 's: 't, I: TokenInput<'t, 's>>(
-    expr: impl Parser<'t, I, Expr, Extra<'t, 's>> + Clone + 't,
-    block: impl Parser<'t, I, Block, Extra<'t, 's>> + Clone + 't,
-) -> impl Parser<'t, I, Stmt, Extra<'t, 's>> + Clone {
+fn statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
+    expr: impl Parser<'t, I, Expr, extra::Err<E>> + Clone + 't,
+    block: impl Parser<'t, I, Block, extra::Err<E>> + Clone + 't,
+) -> impl Parser<'t, I, Stmt, extra::Err<E>> + Clone {
     recursive(move |stmt| {
         let with_span =
-            |kind: StmtKind, e: &mut chumsky::input::MapExtra<'t, '_, I, Extra<'t, 's>>| Stmt {
+            |kind: StmtKind, e: &mut chumsky::input::MapExtra<'t, '_, I, extra::Err<E>>| Stmt {
                 kind,
                 span: span(e.span()),
             };
