@@ -149,24 +149,18 @@ impl Checker {
         let mut ended: Option<Span> = None;
         let mut warned = false;
         for s in &block.stmts {
-            if let (Some(jump), false) = (ended, warned) {
-                if !cx.broken
-                    && !matches!(s.kind, ast::StmtKind::Block(ref b) if b.stmts.is_empty())
-                {
-                    warned = true;
-                    let file = self.file_of(cx.module);
-                    self.report(
-                        Diagnostic::new(
-                            Code("W0007"),
-                            file,
-                            s.span,
-                            "this statement can never run",
-                        )
+            if let (Some(jump), false) = (ended, warned)
+                && !cx.broken
+                && !matches!(s.kind, ast::StmtKind::Block(ref b) if b.stmts.is_empty())
+            {
+                warned = true;
+                let file = self.file_of(cx.module);
+                self.report(
+                    Diagnostic::new(Code("W0007"), file, s.span, "this statement can never run")
                         .with_label("unreachable")
                         .with_secondary(file, jump, "control never gets past this")
                         .with_help("remove it, or move it before the jump"),
-                    );
-                }
+                );
             }
             let lowered = self.lower_stmt(cx, s);
             if ended.is_none()
@@ -486,20 +480,20 @@ impl Checker {
             AssignOp::Sub => Some(BinOp::Sub),
             AssignOp::Mul => Some(BinOp::Mul),
         };
-        if let Some(o) = op {
-            if !matches!(place.ty, Ty::Int(_) | Ty::F64 | Ty::Error) {
-                let shown = self.ty_name(&place.ty);
-                self.report(
-                    Diagnostic::new(
-                        Code("E2009"),
-                        file,
-                        place.span,
-                        format!("`{}=` does not work on `{shown}`", o.symbol()),
-                    )
-                    .with_label(format!("this is {}", crate::coerce::article(&shown)))
-                    .with_help("compound assignment works on integers and `f64`"),
-                );
-            }
+        if let Some(o) = op
+            && !matches!(place.ty, Ty::Int(_) | Ty::F64 | Ty::Error)
+        {
+            let shown = self.ty_name(&place.ty);
+            self.report(
+                Diagnostic::new(
+                    Code("E2009"),
+                    file,
+                    place.span,
+                    format!("`{}=` does not work on `{shown}`", o.symbol()),
+                )
+                .with_label(format!("this is {}", crate::coerce::article(&shown)))
+                .with_help("compound assignment works on integers and `f64`"),
+            );
         }
         StmtKind::Assign { place, op, value }
     }
@@ -601,18 +595,18 @@ impl Checker {
         let mut d = Diagnostic::new(Code("E3008"), file, span, "this assert is always false")
             .with_label("decided when the spec is compiled")
             .with_help("correct the constant or the expected value");
-        if let ExprKind::Binary(op, l, r) = &cond.kind {
-            if op.is_comparison() {
-                for (side, e) in [("left", l), ("right", r)] {
-                    if let Ok(v) = self.eval(e) {
-                        let named = match &e.kind {
-                            ExprKind::Const(id) => {
-                                format!(" ({})", self.program.consts[id.index()].decl.name)
-                            }
-                            _ => String::new(),
-                        };
-                        d = d.with_note(format!("{side}: {v}{named}"));
-                    }
+        if let ExprKind::Binary(op, l, r) = &cond.kind
+            && op.is_comparison()
+        {
+            for (side, e) in [("left", l), ("right", r)] {
+                if let Ok(v) = self.eval(e) {
+                    let named = match &e.kind {
+                        ExprKind::Const(id) => {
+                            format!(" ({})", self.program.consts[id.index()].decl.name)
+                        }
+                        _ => String::new(),
+                    };
+                    d = d.with_note(format!("{side}: {v}{named}"));
                 }
             }
         }

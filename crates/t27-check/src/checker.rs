@@ -73,7 +73,7 @@ impl Checker {
         modules: Vec<LoadedModule>,
         sources: SourceMap,
         diags: Vec<Diagnostic>,
-    ) -> (Program, SourceMap, Vec<Diagnostic>) {
+    ) -> (Program, SourceMap, Vec<Diagnostic>, Vec<ast::SourceFile>) {
         let syntax_errors = diags
             .iter()
             .filter(|d| d.is_error())
@@ -104,7 +104,13 @@ impl Checker {
         }
         c.check_bodies();
         c.lint_modules();
-        (c.program, c.sources, c.diags)
+        // The syntax trees go back to the caller (who may keep them, or exit without the
+        // cost of freeing them); the checker holds the only other reference by now.
+        let asts = match Rc::try_unwrap(c.modules) {
+            Ok(modules) => modules.into_iter().map(|m| m.ast).collect(),
+            Err(_) => Vec::new(),
+        };
+        (c.program, c.sources, c.diags, asts)
     }
 
     pub fn file_of(&self, module: ModuleId) -> FileId {

@@ -95,17 +95,17 @@ impl Checker {
             format!("expected `{want}`, found `{found}`"),
         )
         .with_label(format!("this is {}", article(&found)));
-        if let (Ty::Array(_, n), Ty::Array(_, m)) = (&e.ty, to) {
-            if n != m {
-                d = Diagnostic::new(
-                    Code("E2004"),
-                    file,
-                    e.span,
-                    format!("expected {m} elements, found {n}"),
-                )
-                .with_label(format!("{n} elements"))
-                .with_help(format!("the type `{want}` holds exactly {m}"));
-            }
+        if let (Ty::Array(_, n), Ty::Array(_, m)) = (&e.ty, to)
+            && n != m
+        {
+            d = Diagnostic::new(
+                Code("E2004"),
+                file,
+                e.span,
+                format!("expected {m} elements, found {n}"),
+            )
+            .with_label(format!("{n} elements"))
+            .with_help(format!("the type `{want}` holds exactly {m}"));
         }
         self.report(d);
         Expr::error(e.span)

@@ -68,14 +68,14 @@ impl Checker {
                 _ => lit(Value::Str(bytes.clone()), Ty::Str),
             },
             A::Undefined => {
-                if cx.allow_undefined {
-                    if let Some(t) = expected {
-                        return Expr {
-                            kind: ExprKind::Undefined,
-                            ty: t.clone(),
-                            span,
-                        };
-                    }
+                if cx.allow_undefined
+                    && let Some(t) = expected
+                {
+                    return Expr {
+                        kind: ExprKind::Undefined,
+                        ty: t.clone(),
+                        span,
+                    };
                 }
                 self.report(
                     Diagnostic::new(Code("E2021"), file, span, "`undefined` is not a value")
@@ -180,15 +180,15 @@ impl Checker {
 
     fn lower_path(&mut self, cx: &mut BodyCtx, path: &[ast::Ident], span: Span) -> Expr {
         let file = self.file_of(cx.module);
-        if path.len() == 1 {
-            if let Some(id) = cx.lookup(&path[0].name) {
-                let ty = cx.locals[id.index()].ty.clone();
-                return Expr {
-                    kind: ExprKind::Local(id),
-                    ty,
-                    span,
-                };
-            }
+        if path.len() == 1
+            && let Some(id) = cx.lookup(&path[0].name)
+        {
+            let ty = cx.locals[id.index()].ty.clone();
+            return Expr {
+                kind: ExprKind::Local(id),
+                ty,
+                span,
+            };
         }
         let Some(def) = self.resolve_path_with_locals(cx, path) else {
             return Expr::error(span);

@@ -38,6 +38,8 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
     /// Requested files that could not be read: (path, reason).
     pub io_errors: Vec<(PathBuf, String)>,
+    /// The syntax tree of every module, in the order of `program.modules`.
+    pub syntax: Vec<t27_syntax::ast::SourceFile>,
     pub stats: Stats,
 }
 
@@ -75,7 +77,7 @@ pub fn check(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn Loader) ->
         check: Duration::ZERO,
     };
     let io_errors = loaded.io_errors;
-    let (program, sources, mut diagnostics) =
+    let (program, sources, mut diagnostics, syntax) =
         checker::Checker::run(loaded.modules, loaded.sources, loaded.diagnostics);
     diagnostics.sort_by_key(|d| (d.file, d.primary.span.start, d.primary.span.end));
     diagnostics.dedup();
@@ -88,6 +90,7 @@ pub fn check(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn Loader) ->
         sources,
         diagnostics,
         io_errors,
+        syntax,
         stats,
     }
 }

@@ -65,13 +65,12 @@ pub fn lex(file: FileId, src: &str) -> Lexed<'_> {
             _ => {}
         }
         // A bad character glued to a name or number (`$5`, `5$`) makes one bad token.
-        if let Some((Token::Error, last)) = out.tokens.last_mut() {
-            if last.end == span.start
-                && matches!(token, Token::Ident(_) | Token::Int(_) | Token::Float(_))
-            {
-                *last = last.to(span);
-                continue;
-            }
+        if let Some((Token::Error, last)) = out.tokens.last_mut()
+            && last.end == span.start
+            && matches!(token, Token::Ident(_) | Token::Int(_) | Token::Float(_))
+        {
+            *last = last.to(span);
+            continue;
         }
         let token = check_literal(&mut out.diagnostics, file, token, span);
         out.tokens.push((token, span));
@@ -98,19 +97,18 @@ fn starts_comment(src: &str, at: usize, last_semi_end: Option<usize>) -> bool {
 
 fn push_invalid(out: &mut Lexed<'_>, file: FileId, src: &str, span: Span) {
     // Merge adjacent bad characters into one token and one diagnostic.
-    if let Some((Token::Error, last)) = out.tokens.last_mut() {
-        if last.end == span.start
-            && out
-                .diagnostics
-                .last()
-                .is_some_and(|d| d.code == Code("E0001"))
-        {
-            *last = last.to(span);
-            if let Some(d) = out.diagnostics.last_mut() {
-                d.primary.span = *last;
-            }
-            return;
+    if let Some((Token::Error, last)) = out.tokens.last_mut()
+        && last.end == span.start
+        && out
+            .diagnostics
+            .last()
+            .is_some_and(|d| d.code == Code("E0001"))
+    {
+        *last = last.to(span);
+        if let Some(d) = out.diagnostics.last_mut() {
+            d.primary.span = *last;
         }
+        return;
     }
     let text = &src[span.range()];
     let shown = text

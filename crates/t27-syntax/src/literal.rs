@@ -42,6 +42,10 @@ fn check_digits(digits: &str, radix: u32) -> Result<(), &'static str> {
 
 /// The value of an integer token already accepted by [`check_number`].
 pub fn int_value(text: &str) -> BigUint {
+    // Most literals are short decimal numbers: skip the general path for them.
+    if text.len() <= 19 && text.bytes().all(|b| b.is_ascii_digit()) {
+        return BigUint::from(text.parse::<u64>().unwrap_or_default());
+    }
     let (digits, radix) = split_radix(text);
     let clean: String = digits.chars().filter(|&c| c != '_').collect();
     BigUint::from_str_radix(&clean, radix).unwrap_or_default()

@@ -107,7 +107,6 @@ pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, 
         ItemKind::Error
     });
     let global = is_pub
-        .clone()
         .then(just(Token::Const).to(false).or(just(Token::Var).to(true)))
         .then(ident())
         .then(just(Token::Colon).ignore_then(type_expr()).or_not())
@@ -137,7 +136,6 @@ pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, 
         .collect::<Vec<_>>()
         .delimited_by(just(Token::LParen), just(Token::RParen));
     let function = is_pub
-        .clone()
         .then_ignore(just(Token::Fn))
         .then(ident())
         .then(params)

@@ -1,0 +1,170 @@
+//! The `t27` binary end to end: exit codes, output formats and `explain`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn t27(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_t27"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("t27 runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn the_owner_specs_check_with_no_error_and_no_warning() {
+    let o = t27(&["check", "--deny-warnings", "specs/queen"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("checked 2 modules: 0 errors, 0 warnings"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn the_default_path_is_specs() {
+    let o = t27(&["check"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("checked 2 modules"), "{}", stderr(&o));
+}
+
+#[test]
+fn errors_exit_1_and_are_rendered_with_their_span() {
+    let o = t27(&[
+        "check",
+        "--color",
+        "never",
+        "tests/fixtures/errors/E0101-missing-semicolon.t27",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = stderr(&o);
+    assert!(
+        text.contains("[E0101] Error: missing `;` after this statement"),
+        "{text}"
+    );
+    assert!(
+        text.contains("tests/fixtures/errors/E0101-missing-semicolon.t27:2:26"),
+        "{text}"
+    );
+    assert!(text.contains("2 errors, 0 warnings"), "{text}");
+}
+
+#[test]
+fn warnings_pass_unless_denied() {
+    let file = "tests/fixtures/errors/W0002-string-alias.t27";
+    assert_eq!(t27(&["check", file]).status.code(), Some(0));
+    assert_eq!(
+        t27(&["check", "--deny-warnings", file]).status.code(),
+        Some(1)
+    );
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    let o = t27(&["check", "no/such/file.t27"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no such file or folder"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(t27(&["check", "--format", "xml"]).status.code(), Some(2));
+    assert_eq!(t27(&["frobnicate"]).status.code(), Some(2));
+    let empty = tempdir();
+    let o = t27(&["check", empty.to_str().expect("utf-8 temp path")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no `.t27` files"), "{}", stderr(&o));
+}
+
+#[test]
+fn json_format_prints_one_object_per_diagnostic() {
+    let o = t27(&[
+        "check",
+        "--format",
+        "json",
+        "tests/fixtures/errors/E1001-unknown-name.t27",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every line is a JSON object"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    for l in &lines {
+        for field in [
+            "file",
+            "line",
+            "column",
+            "end_line",
+            "end_column",
+            "code",
+            "severity",
+            "message",
+        ] {
+            assert!(!l[field].is_null(), "missing {field} in {l}");
+        }
+    }
+    assert_eq!(lines[0]["code"], "E1001");
+    assert_eq!(
+        (lines[0]["line"].as_u64(), lines[0]["column"].as_u64()),
+        (Some(4), Some(18))
+    );
+    assert_eq!(lines[0]["help"], "did you mean `WORKER_LIMIT`?");
+}
+
+#[test]
+fn root_option_resolves_use_paths() {
+    // The fixture imports `queen::kinds`, which lives under tests/fixtures/errors.
+    let o = t27(&[
+        "check",
+        "--root",
+        "tests/fixtures/errors",
+        "tests/fixtures/errors/E1004-name-not-in-module.t27",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("E1004"), "{}", stderr(&o));
+    let o = t27(&[
+        "check",
+        "--root",
+        "specs",
+        "tests/fixtures/errors/E1004-name-not-in-module.t27",
+    ]);
+    assert!(
+        stderr(&o).contains("E1003"),
+        "with the wrong root the module is not found: {}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn explain_prints_the_example_and_the_fix() {
+    let o = t27(&["explain", "e0101"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.starts_with("E0101 (error): a statement or declaration without its closing `;`"),
+        "{text}"
+    );
+    assert!(text.contains("    pub const FIRST : u32 = 1\n"), "{text}");
+    assert!(text.contains("Fix: Add `;`"), "{text}");
+    assert_eq!(t27(&["explain", "E9999"]).status.code(), Some(2));
+    let list = t27(&["explain", "--list"]);
+    let listed = String::from_utf8_lossy(&list.stdout).lines().count();
+    assert_eq!(listed, t27_diag::CODES.len());
+}
+
+fn tempdir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("t27-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
