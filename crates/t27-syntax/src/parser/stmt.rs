@@ -145,11 +145,33 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
             Token::Const => LocalKind::Const,
         };
         let local = local_kind
-            .then(names)
+            .then(names.clone())
             .then(just(Token::Colon).ignore_then(type_expr()).or_not())
             .then_ignore(just(Token::Eq))
             .then(expr.clone())
             .map_with(move |(((kind, (names, tuple)), ty), init), e| {
+                with_span(
+                    StmtKind::Local {
+                        kind,
+                        names,
+                        tuple,
+                        ty,
+                        init,
+                    },
+                    e,
+                )
+            });
+        // A local whose initialiser is broken still declares its name (with its declared type,
+        // if that parsed), so that its uses further down are not reported as unknown.
+        let local_recovery = local_kind
+            .then(names.clone())
+            .then(just(Token::Colon).ignore_then(type_expr()).or_not())
+            .then_ignore(skip_statement())
+            .map_with(move |((kind, (names, tuple)), ty), e| {
+                let init = Expr {
+                    kind: ExprKind::Error,
+                    span: span(e.span()),
+                };
                 with_span(
                     StmtKind::Local {
                         kind,
@@ -282,6 +304,7 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
             terminated(assign_or_expr),
         ))
         .labelled("a statement")
+        .recover_with(via_parser(local_recovery))
         .recover_with(via_parser(
             skip_statement().map_with(move |_, e| with_span(StmtKind::Error, e)),
         ))
