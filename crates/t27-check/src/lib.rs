@@ -9,6 +9,7 @@
 #![deny(clippy::unwrap_used)]
 
 mod body;
+mod calls;
 mod checker;
 mod coerce;
 mod collect;
