@@ -25,6 +25,7 @@ impl Checker {
                 path: loaded.path.clone(),
                 items: Vec::new(),
                 requested: loaded.requested,
+                imports: Vec::new(),
             });
             self.scopes.push(Scope::default());
             for (ii, item) in loaded.ast.items.iter().enumerate() {
@@ -131,6 +132,12 @@ impl Checker {
                         .or_insert((Def::Unresolved, last.span));
                     continue;
                 };
+                let imported = match target {
+                    UseTarget::Module(t) | UseTarget::Item(t, _) => ModuleId(*t as u32),
+                };
+                if !self.program.modules[mi].imports.contains(&imported) {
+                    self.program.modules[mi].imports.push(imported);
+                }
                 let def = match target {
                     UseTarget::Module(t) => Def::Module(ModuleId(*t as u32)),
                     UseTarget::Item(t, name) => {

@@ -4,6 +4,7 @@
 mod check;
 mod explain;
 mod files;
+mod test;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -40,6 +41,12 @@ pub enum Color {
     Never,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    Jit,
+    Eval,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Parse, resolve, type-check and fold the constants of specs; report every diagnostic.
@@ -60,6 +67,38 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
+    /// Run the test and invariant blocks of specs, natively by default.
+    Test {
+        /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
+        paths: Vec<PathBuf>,
+        /// The spec root `use` paths start from (as for `check`).
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+        /// The engine: native code (`jit`) or the reference evaluator (`eval`).
+        #[arg(long, value_enum, default_value_t = EngineArg::Jit)]
+        engine: EngineArg,
+        /// Stop a block that runs longer than this many seconds (reported as timed out).
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        timeout: f64,
+        /// Run only the blocks whose `module::name` contains TEXT.
+        #[arg(long, value_name = "TEXT")]
+        filter: Option<String>,
+        /// With --filter: run only the block whose `module::name` is exactly TEXT.
+        #[arg(long, requires = "filter")]
+        exact: bool,
+        /// List the blocks that would run, without running them.
+        #[arg(long)]
+        list: bool,
+        /// Output format: human text, or JSON lines streamed as blocks finish.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// Also write a JUnit XML report to FILE.
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// When to color human output.
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+    },
     /// Explain a diagnostic code, with an example and the fix: `t27 explain E0101`.
     Explain {
         /// The code, e.g. `E0101`; `t27 explain --list` lists them all.
@@ -76,7 +115,14 @@ fn main() -> ExitCode {
         Err(e) => {
             let usage = e.use_stderr();
             let _ = e.print();
-            return ExitCode::from(if usage { EXIT_USAGE } else { EXIT_OK });
+            // `t27 test` keeps 2 for specs that do not compile, so its usage errors are 3.
+            let is_test = std::env::args().nth(1).as_deref() == Some("test");
+            let code = match (usage, is_test) {
+                (false, _) => EXIT_OK,
+                (true, true) => test::EXIT_USAGE,
+                (true, false) => EXIT_USAGE,
+            };
+            return ExitCode::from(code);
         }
     };
     let code = match cli.command {
@@ -93,6 +139,35 @@ fn main() -> ExitCode {
             deny_warnings,
             color,
         }),
+        Command::Test {
+            paths,
+            root,
+            engine,
+            timeout,
+            filter,
+            exact,
+            list,
+            format,
+            junit,
+            color,
+        } => {
+            let engine = match engine {
+                EngineArg::Jit => t27_run::Engine::Jit,
+                EngineArg::Eval => t27_run::Engine::Eval,
+            };
+            test::run(&test::Options {
+                paths,
+                root,
+                engine,
+                timeout,
+                filter,
+                exact,
+                list,
+                format,
+                junit,
+                color,
+            })
+        }
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
     };
     ExitCode::from(code)

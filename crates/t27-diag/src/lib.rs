@@ -17,4 +17,4 @@ pub use codes::{CODES, Code, CodeInfo, explain};
 pub use diagnostic::{Diagnostic, FileId, Label, Severity, Span};
 pub use json::to_json_line;
 pub use lines::LineIndex;
-pub use render::{Sources, render};
+pub use render::{Sources, render, render_snippet};

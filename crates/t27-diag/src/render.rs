@@ -73,3 +73,59 @@ pub fn render(diag: &Diagnostic, sources: &dyn Sources, color: bool) -> String {
     let _ = report.finish().write(cache, &mut out);
     String::from_utf8_lossy(&out).into_owned()
 }
+
+/// Renders a source snippet without a diagnostic code: the failing assert of a test report.
+pub fn render_snippet(
+    sources: &dyn Sources,
+    file: FileId,
+    span: crate::Span,
+    title: &str,
+    label: &str,
+    notes: &[String],
+    color: bool,
+) -> String {
+    let name = sources.name(file).to_string();
+    let len = sources.text(file).len();
+    let range = (span.start as usize).min(len)..(span.end as usize).min(len);
+    let mut l = Label::new((name.clone(), range.clone())).with_message(label);
+    if color {
+        l = l.with_color(Color::Red);
+    }
+    let mut report = Report::build(
+        ReportKind::Custom("FAIL", Color::Red),
+        (name.clone(), range),
+    )
+    .with_config(
+        Config::new()
+            .with_index_type(IndexType::Byte)
+            .with_color(color),
+    )
+    .with_message(title)
+    .with_label(l);
+    for n in notes {
+        report.add_note(n);
+    }
+    let cache = ariadne::sources([(name, sources.text(file).to_string())]);
+    let mut out = Vec::new();
+    let _ = report.finish().write(cache, &mut out);
+    let text = String::from_utf8_lossy(&out).into_owned();
+    // ariadne colors a custom report kind even with colors off.
+    if color { text } else { strip_ansi(&text) }
+}
+
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

@@ -7,10 +7,12 @@
 
 #![deny(clippy::unwrap_used)]
 
+mod outcome;
 mod program;
 mod types;
 mod value;
 
+pub use outcome::{MAX_CALL_DEPTH, Outcome, Shown, TrapKind};
 pub use program::*;
 pub use t27_syntax::ast::{BinOp, LocalKind, TestKind, UnOp};
 pub use types::{IntTy, Ty};

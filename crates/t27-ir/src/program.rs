@@ -52,6 +52,8 @@ pub struct Module {
     pub items: Vec<ItemRef>,
     /// Whether the module's file was named by the request (not only reached through `use`).
     pub requested: bool,
+    /// The modules this one names in its `use` declarations.
+    pub imports: Vec<ModuleId>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

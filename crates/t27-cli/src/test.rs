@@ -1,0 +1,119 @@
+//! `t27 test`.
+
+use crate::files::{FsLoader, collect};
+use crate::{Color, Format};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+use t27_run::{BlockReport, Engine, RunOptions};
+
+/// Exit codes of `t27 test`, documented in the README.
+pub const EXIT_PASSED: u8 = 0;
+pub const EXIT_FAILED: u8 = 1;
+pub const EXIT_NOT_COMPILED: u8 = 2;
+pub const EXIT_USAGE: u8 = 3;
+
+pub struct Options {
+    pub paths: Vec<PathBuf>,
+    pub root: Option<PathBuf>,
+    pub engine: Engine,
+    pub timeout: f64,
+    pub filter: Option<String>,
+    pub exact: bool,
+    pub list: bool,
+    pub format: Format,
+    pub junit: Option<PathBuf>,
+    pub color: Color,
+}
+
+pub fn run(opts: &Options) -> u8 {
+    if !(opts.timeout > 0.0 && opts.timeout.is_finite()) {
+        eprintln!("error: --timeout takes a positive number of seconds");
+        return EXIT_USAGE;
+    }
+    let paths = if opts.paths.is_empty() {
+        vec![PathBuf::from("specs")]
+    } else {
+        opts.paths.clone()
+    };
+    let (files, problems) = collect(&paths);
+    if !problems.is_empty() {
+        for p in &problems {
+            eprintln!("error: {p}");
+        }
+        return EXIT_USAGE;
+    }
+    let checked = t27_check::check(&files, opts.root.as_deref(), &mut FsLoader);
+    for (path, why) in &checked.io_errors {
+        eprintln!("error: {}: {why}", path.display());
+    }
+    if !checked.io_errors.is_empty() {
+        return EXIT_USAGE;
+    }
+    let color = match opts.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    // Compile errors explain why blocks do not run; warnings belong to `t27 check`.
+    for d in checked.diagnostics.iter().filter(|d| d.is_error()) {
+        eprint!("{}", t27_diag::render(d, &checked.sources, color));
+    }
+    if opts.list {
+        for s in t27_run::select(&checked, opts.filter.as_deref(), opts.exact) {
+            let m = &checked.program.modules[s.module.index()];
+            for t in s.blocks {
+                let test = &checked.program.tests[t.index()];
+                let kind = if test.kind == t27_ir::TestKind::Test {
+                    "test"
+                } else {
+                    "invariant"
+                };
+                println!("{}::{}  ({kind})", m.name, test.decl.name);
+            }
+        }
+        std::mem::forget(checked);
+        return EXIT_PASSED;
+    }
+    let run_opts = RunOptions {
+        engine: opts.engine,
+        timeout: Duration::from_secs_f64(opts.timeout),
+        filter: opts.filter.clone(),
+        exact: opts.exact,
+    };
+    let reports: Mutex<Vec<BlockReport>> = Mutex::new(Vec::new());
+    let summary = t27_run::run(&checked, &run_opts, &mut |r: &BlockReport| {
+        let text = match opts.format {
+            Format::Human => t27_run::human_block(&checked, r, color),
+            Format::Json => t27_run::json_block(&checked, r) + "\n",
+        };
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+        if let Ok(mut all) = reports.lock() {
+            all.push(r.clone());
+        }
+    });
+    match opts.format {
+        Format::Human => print!("{}", t27_run::human_summary(&summary)),
+        Format::Json => println!("{}", t27_run::json_summary(&summary)),
+    }
+    let reports = reports.into_inner().unwrap_or_default();
+    if let Some(path) = &opts.junit {
+        if let Err(e) = std::fs::write(path, t27_run::junit(&checked, &reports)) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return EXIT_USAGE;
+        }
+    }
+    let code = if summary.not_run > 0 {
+        EXIT_NOT_COMPILED
+    } else if summary.failed > 0 {
+        EXIT_FAILED
+    } else {
+        EXIT_PASSED
+    };
+    // The process ends right after this; freeing the program would only cost time.
+    std::mem::forget(checked);
+    code
+}

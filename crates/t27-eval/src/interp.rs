@@ -1,0 +1,535 @@
+//! The interpreter proper.
+
+use crate::value::Rt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use t27_diag::Span;
+use t27_ir::*;
+
+/// Why a block stopped before its end.
+enum Stop {
+    Trap(TrapKind, Span),
+    Fail {
+        assert: Span,
+        left: Option<Shown>,
+        right: Option<Shown>,
+    },
+    Timeout,
+}
+
+/// How a statement hands control on.
+enum Flow {
+    Next,
+    Break,
+    Continue,
+    Return(Rt),
+}
+
+type Run<T> = Result<T, Stop>;
+
+/// Runs the blocks of one module. Module `var`s start at their initial values when the
+/// machine is made and are shared by the blocks run on it, in order.
+pub struct Machine<'p> {
+    p: &'p Program,
+    consts: Vec<Rt>,
+    globals: Vec<Rt>,
+    depth: u32,
+    interrupt: &'p AtomicBool,
+    ticks: u32,
+}
+
+fn trap<T>(kind: TrapKind, span: Span) -> Run<T> {
+    Err(Stop::Trap(kind, span))
+}
+
+impl<'p> Machine<'p> {
+    pub fn new(p: &'p Program, interrupt: &'p AtomicBool) -> Machine<'p> {
+        let consts = p
+            .consts
+            .iter()
+            .map(|c| c.value.as_ref().map_or(Rt::Unit, Rt::from_value))
+            .collect();
+        let globals = p
+            .globals
+            .iter()
+            .map(|g| {
+                g.value
+                    .as_ref()
+                    .map_or_else(|| Rt::zero(&g.ty, p), Rt::from_value)
+            })
+            .collect();
+        Machine {
+            p,
+            consts,
+            globals,
+            depth: 0,
+            interrupt,
+            ticks: 0,
+        }
+    }
+
+    /// Runs one test or invariant block to its end, its first false assert, a trap, or the
+    /// interrupt.
+    pub fn run_block(&mut self, test: TestId) -> Outcome {
+        let t = &self.p.tests[test.index()];
+        let mut frame: Vec<Rt> = t
+            .body
+            .locals
+            .iter()
+            .map(|l| Rt::zero(&l.ty, self.p))
+            .collect();
+        self.depth = 0;
+        match self.block(&mut frame, &t.body.block) {
+            Ok(_) => Outcome::Pass,
+            Err(Stop::Trap(kind, span)) => Outcome::Trap { kind, span },
+            Err(Stop::Fail {
+                assert,
+                left,
+                right,
+            }) => Outcome::Fail {
+                assert,
+                left,
+                right,
+            },
+            Err(Stop::Timeout) => Outcome::Timeout,
+        }
+    }
+
+    /// Calls a function with argument values (for benchmarks and tools).
+    pub fn call(&mut self, f: FnId, args: Vec<Rt>) -> Result<Rt, Outcome> {
+        self.call_fn(f, args, Span::default()).map_err(|s| match s {
+            Stop::Trap(kind, span) => Outcome::Trap { kind, span },
+            Stop::Fail {
+                assert,
+                left,
+                right,
+            } => Outcome::Fail {
+                assert,
+                left,
+                right,
+            },
+            Stop::Timeout => Outcome::Timeout,
+        })
+    }
+
+    /// Polls the interrupt now and then: at every loop iteration and call.
+    fn tick(&mut self) -> Run<()> {
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks % 1024 == 0 && self.interrupt.load(Ordering::Relaxed) {
+            return Err(Stop::Timeout);
+        }
+        Ok(())
+    }
+
+    fn block(&mut self, frame: &mut Vec<Rt>, b: &Block) -> Run<Flow> {
+        for s in &b.stmts {
+            match self.stmt(frame, s)? {
+                Flow::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn stmt(&mut self, frame: &mut Vec<Rt>, s: &Stmt) -> Run<Flow> {
+        match &s.kind {
+            StmtKind::Let { local, init } => {
+                let v = match init.kind {
+                    ExprKind::Undefined => Rt::zero(&init.ty, self.p),
+                    _ => self.eval(frame, init)?,
+                };
+                frame[local.index()] = v;
+            }
+            StmtKind::LetTuple { locals, init } => {
+                if let Rt::Agg(items) = self.eval(frame, init)? {
+                    for (l, v) in locals.iter().zip(items) {
+                        frame[l.index()] = v;
+                    }
+                }
+            }
+            StmtKind::Assign { place, op, value } => self.assign(frame, place, *op, value)?,
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let b = if self.eval(frame, cond)?.bool() {
+                    then
+                } else {
+                    otherwise
+                };
+                return self.block(frame, b);
+            }
+            StmtKind::While { cond, body, step } => loop {
+                self.tick()?;
+                if !self.eval(frame, cond)?.bool() {
+                    break;
+                }
+                match self.block(frame, body)? {
+                    Flow::Break => break,
+                    Flow::Return(v) => return Ok(Flow::Return(v)),
+                    Flow::Next | Flow::Continue => {}
+                }
+                if let Flow::Return(v) = self.block(frame, step)? {
+                    return Ok(Flow::Return(v));
+                }
+            },
+            StmtKind::Break => return Ok(Flow::Break),
+            StmtKind::Continue => return Ok(Flow::Continue),
+            StmtKind::Return(value) => {
+                let v = match value {
+                    Some(e) => self.eval(frame, e)?,
+                    None => Rt::Unit,
+                };
+                return Ok(Flow::Return(v));
+            }
+            StmtKind::Assert { cond, .. } => self.assert(frame, cond, s.span)?,
+            StmtKind::Expr(e) => {
+                self.eval(frame, e)?;
+            }
+            StmtKind::Block(b) => return self.block(frame, b),
+        }
+        Ok(Flow::Next)
+    }
+
+    /// An assert; for a comparison, both sides are computed once and kept for the report.
+    fn assert(&mut self, frame: &mut Vec<Rt>, cond: &Expr, span: Span) -> Run<()> {
+        if let ExprKind::Binary(op, l, r) = &cond.kind {
+            if op.is_comparison() {
+                let a = self.eval(frame, l)?;
+                let b = self.eval(frame, r)?;
+                if compare(*op, &a, &b) {
+                    return Ok(());
+                }
+                return Err(Stop::Fail {
+                    assert: span,
+                    left: Some(a.shown()),
+                    right: Some(b.shown()),
+                });
+            }
+        }
+        if self.eval(frame, cond)?.bool() {
+            Ok(())
+        } else {
+            Err(Stop::Fail {
+                assert: span,
+                left: None,
+                right: None,
+            })
+        }
+    }
+
+    fn assign(
+        &mut self,
+        frame: &mut Vec<Rt>,
+        place: &Expr,
+        op: Option<BinOp>,
+        value: &Expr,
+    ) -> Run<()> {
+        // Order: the indexes of the place (outermost first), then the value, then the store.
+        let mut path = Vec::new();
+        let root = self.place_path(frame, place, &mut path)?;
+        let v = self.eval(frame, value)?;
+        let slot = match root {
+            Root::Local(id) => &mut frame[id.index()],
+            Root::Global(id) => &mut self.globals[id.index()],
+        };
+        let mut target = slot;
+        for i in &path {
+            target = match target {
+                Rt::Agg(items) => &mut items[*i],
+                _ => return Ok(()),
+            };
+        }
+        *target = match op {
+            None => v,
+            Some(op) => binary_values(op, target.clone(), v, &place.ty, place.span)?,
+        };
+        Ok(())
+    }
+
+    /// Resolves a place to its root variable and the element indexes below it, checking
+    /// every index against its array's length.
+    fn place_path(
+        &mut self,
+        frame: &mut Vec<Rt>,
+        place: &Expr,
+        path: &mut Vec<usize>,
+    ) -> Run<Root> {
+        match &place.kind {
+            ExprKind::Local(id) => Ok(Root::Local(*id)),
+            ExprKind::Global(id) => Ok(Root::Global(*id)),
+            ExprKind::Field(base, i) => {
+                let root = self.place_path(frame, base, path)?;
+                path.push(*i as usize);
+                Ok(root)
+            }
+            ExprKind::Index(base, index) => {
+                let root = self.place_path(frame, base, path)?;
+                let i = self.eval(frame, index)?.int();
+                let len = match &base.ty {
+                    Ty::Array(_, n) => *n as i128,
+                    _ => 0,
+                };
+                if i < 0 || i >= len {
+                    return trap(TrapKind::IndexOutOfBounds, index.span);
+                }
+                path.push(i as usize);
+                Ok(root)
+            }
+            _ => trap(TrapKind::IndexOutOfBounds, place.span),
+        }
+    }
+
+    fn call_fn(&mut self, f: FnId, args: Vec<Rt>, span: Span) -> Run<Rt> {
+        self.tick()?;
+        if self.depth >= MAX_CALL_DEPTH {
+            return trap(TrapKind::RecursionTooDeep, span);
+        }
+        let func = &self.p.functions[f.index()];
+        let mut frame: Vec<Rt> = Vec::with_capacity(func.body.locals.len());
+        frame.extend(args);
+        frame.extend(
+            func.body.locals[func.params.len()..]
+                .iter()
+                .map(|l| Rt::zero(&l.ty, self.p)),
+        );
+        self.depth += 1;
+        let flow = self.block(&mut frame, &func.body.block);
+        self.depth -= 1;
+        Ok(match flow? {
+            Flow::Return(v) => v,
+            _ => Rt::Unit,
+        })
+    }
+
+    fn eval(&mut self, frame: &mut Vec<Rt>, e: &Expr) -> Run<Rt> {
+        Ok(match &e.kind {
+            ExprKind::Lit(v) => Rt::from_value(v),
+            ExprKind::Const(id) => self.consts[id.index()].clone(),
+            ExprKind::Global(id) => self.globals[id.index()].clone(),
+            ExprKind::Local(id) => frame[id.index()].clone(),
+            ExprKind::Call(f, args) => {
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.eval(frame, a)?);
+                }
+                self.call_fn(*f, values, e.span)?
+            }
+            ExprKind::Len(x) => match &x.ty {
+                Ty::Array(_, n) => Rt::Int(*n as i128),
+                _ => match self.eval(frame, x)? {
+                    Rt::Str(s) => Rt::Int(s.len() as i128),
+                    _ => Rt::Int(0),
+                },
+            },
+            ExprKind::Contains(s, t) => match (self.eval(frame, s)?, self.eval(frame, t)?) {
+                (Rt::Str(s), Rt::Str(t)) => {
+                    Rt::Bool(t.is_empty() || s.windows(t.len()).any(|w| w == &*t))
+                }
+                _ => Rt::Bool(false),
+            },
+            ExprKind::Unary(op, x) => {
+                let v = self.eval(frame, x)?;
+                match (op, v) {
+                    (UnOp::Not, Rt::Bool(b)) => Rt::Bool(!b),
+                    (UnOp::Neg, Rt::F64(x)) => Rt::F64(-x),
+                    (UnOp::Neg, Rt::Int(v)) => Rt::Int(fit(-v, &e.ty, TrapKind::Overflow, e.span)?),
+                    (_, other) => other,
+                }
+            }
+            ExprKind::Binary(BinOp::And, l, r) => {
+                Rt::Bool(self.eval(frame, l)?.bool() && self.eval(frame, r)?.bool())
+            }
+            ExprKind::Binary(BinOp::Or, l, r) => {
+                Rt::Bool(self.eval(frame, l)?.bool() || self.eval(frame, r)?.bool())
+            }
+            ExprKind::Binary(op, l, r) => {
+                let a = self.eval(frame, l)?;
+                let b = self.eval(frame, r)?;
+                if op.is_comparison() {
+                    Rt::Bool(compare(*op, &a, &b))
+                } else {
+                    binary_values(*op, a, b, &l.ty, e.span)?
+                }
+            }
+            ExprKind::Cast(x) => {
+                let v = self.eval(frame, x)?;
+                cast(v, &e.ty, e.span)?
+            }
+            ExprKind::Index(base, index) => {
+                // Index constants in place: copying a whole constant array to read one element
+                // would make every lookup cost the array's size.
+                let i = |me: &mut Self, frame: &mut Vec<Rt>| me.eval(frame, index).map(|v| v.int());
+                match &base.kind {
+                    ExprKind::Const(id) => {
+                        let i = i(self, frame)?;
+                        element(&self.consts[id.index()], i, index.span)?
+                    }
+                    ExprKind::Local(id) => {
+                        let i = i(self, frame)?;
+                        element(&frame[id.index()], i, index.span)?
+                    }
+                    _ => {
+                        let b = self.eval(frame, base)?;
+                        let i = i(self, frame)?;
+                        element(&b, i, index.span)?
+                    }
+                }
+            }
+            ExprKind::Field(x, i) => match self.eval(frame, x)? {
+                Rt::Agg(mut items) if (*i as usize) < items.len() => items.swap_remove(*i as usize),
+                other => other,
+            },
+            ExprKind::Array(items) | ExprKind::Tuple(items) | ExprKind::Struct(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                for item in items {
+                    values.push(self.eval(frame, item)?);
+                }
+                Rt::Agg(values)
+            }
+            ExprKind::AddrOf(x) => match self.eval(frame, x)? {
+                Rt::Agg(bytes) => Rt::Str(
+                    bytes
+                        .iter()
+                        .map(|b| b.int() as u8)
+                        .collect::<Vec<u8>>()
+                        .into(),
+                ),
+                other => other,
+            },
+            ExprKind::If(c, a, b) => {
+                if self.eval(frame, c)?.bool() {
+                    self.eval(frame, a)?
+                } else {
+                    self.eval(frame, b)?
+                }
+            }
+            ExprKind::Switch(x, arms, default) => {
+                let v = self.eval(frame, x)?;
+                for arm in arms {
+                    if arm.patterns.iter().any(|p| Rt::from_value(p) == v) {
+                        return self.eval(frame, &arm.value);
+                    }
+                }
+                match default {
+                    Some(d) => self.eval(frame, d)?,
+                    None => Rt::zero(&e.ty, self.p),
+                }
+            }
+            ExprKind::Undefined => Rt::zero(&e.ty, self.p),
+            ExprKind::Error => Rt::Unit,
+        })
+    }
+}
+
+enum Root {
+    Local(LocalId),
+    Global(GlobalId),
+}
+
+fn element(v: &Rt, i: i128, span: Span) -> Run<Rt> {
+    match v {
+        Rt::Agg(items) if i >= 0 && (i as usize) < items.len() => Ok(items[i as usize].clone()),
+        Rt::Str(s) if i >= 0 && (i as usize) < s.len() => Ok(Rt::Int(s[i as usize] as i128)),
+        _ => trap(TrapKind::IndexOutOfBounds, span),
+    }
+}
+
+/// Checks that `v` fits the integer type `ty`, trapping with `kind` otherwise.
+fn fit(v: i128, ty: &Ty, kind: TrapKind, span: Span) -> Run<i128> {
+    match ty {
+        Ty::Int(t) => {
+            let (min, max) = bounds(*t);
+            if v < min || v > max {
+                trap(kind, span)
+            } else {
+                Ok(v)
+            }
+        }
+        _ => Ok(v),
+    }
+}
+
+pub(crate) fn bounds(t: IntTy) -> (i128, i128) {
+    if t.signed() {
+        (-(1i128 << (t.bits() - 1)), (1i128 << (t.bits() - 1)) - 1)
+    } else {
+        (0, (1i128 << t.bits()) - 1)
+    }
+}
+
+fn compare(op: BinOp, a: &Rt, b: &Rt) -> bool {
+    use std::cmp::Ordering::*;
+    let ord = match (a, b) {
+        (Rt::Int(x), Rt::Int(y)) => x.partial_cmp(y),
+        (Rt::F64(x), Rt::F64(y)) => x.partial_cmp(y),
+        _ => None,
+    };
+    match op {
+        BinOp::Eq => a == b,
+        BinOp::Ne => a != b,
+        BinOp::Lt => ord == Some(Less),
+        BinOp::Le => matches!(ord, Some(Less | Equal)),
+        BinOp::Gt => ord == Some(Greater),
+        BinOp::Ge => matches!(ord, Some(Greater | Equal)),
+        _ => false,
+    }
+}
+
+/// Arithmetic, bitwise and shift operators on two values of type `ty` (for shifts, the left
+/// operand's type). Integer results that do not fit `ty` trap.
+fn binary_values(op: BinOp, a: Rt, b: Rt, ty: &Ty, span: Span) -> Run<Rt> {
+    match (a, b) {
+        (Rt::F64(x), Rt::F64(y)) => Ok(Rt::F64(match op {
+            BinOp::Add => x + y,
+            BinOp::Sub => x - y,
+            BinOp::Mul => x * y,
+            BinOp::Div => x / y,
+            BinOp::Rem => x % y,
+            _ => x,
+        })),
+        (Rt::Int(x), Rt::Int(y)) => {
+            let r = match op {
+                BinOp::Add => x.checked_add(y),
+                BinOp::Sub => x.checked_sub(y),
+                BinOp::Mul => x.checked_mul(y),
+                BinOp::Div | BinOp::Rem if y == 0 => return trap(TrapKind::DivisionByZero, span),
+                BinOp::Div => x.checked_div(y),
+                BinOp::Rem => x.checked_rem(y),
+                BinOp::BitAnd => Some(x & y),
+                BinOp::BitOr => Some(x | y),
+                BinOp::BitXor => Some(x ^ y),
+                BinOp::Shl | BinOp::Shr => {
+                    let bits = ty.int().map_or(64, |t| t.bits()) as i128;
+                    if y < 0 || y >= bits {
+                        return trap(TrapKind::ShiftTooWide, span);
+                    }
+                    Some(if op == BinOp::Shl { x << y } else { x >> y })
+                }
+                _ => Some(x),
+            };
+            match r {
+                Some(v) => Ok(Rt::Int(fit(v, ty, TrapKind::Overflow, span)?)),
+                None => trap(TrapKind::Overflow, span),
+            }
+        }
+        (a, _) => Ok(a),
+    }
+}
+
+fn cast(v: Rt, ty: &Ty, span: Span) -> Run<Rt> {
+    match (v, ty) {
+        (Rt::Int(x), Ty::Int(_)) => Ok(Rt::Int(fit(x, ty, TrapKind::LossyCast, span)?)),
+        (Rt::Int(x), Ty::F64) => Ok(Rt::F64(x as f64)),
+        (Rt::F64(x), Ty::Int(t)) => {
+            // The bounds are powers of two, exact as floats: min <= whole < max + 1.
+            let (min, max) = bounds(*t);
+            let whole = x.trunc();
+            if !x.is_finite() || whole < min as f64 || whole >= (max + 1) as f64 {
+                return trap(TrapKind::LossyCast, span);
+            }
+            Ok(Rt::Int(whole as i128))
+        }
+        (v, _) => Ok(v),
+    }
+}

@@ -1,0 +1,96 @@
+//! Run-time values of the evaluator.
+
+use num_traits::ToPrimitive;
+use std::rc::Rc;
+use t27_ir::{Program, Shown, Ty, Value};
+
+/// A value at run time. Integers of every type fit an `i128`; arrays, tuples and structs are
+/// aggregates of their elements, copied on assignment like the values they are.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Rt {
+    Int(i128),
+    Bool(bool),
+    F64(f64),
+    Str(Rc<[u8]>),
+    Agg(Vec<Rt>),
+    /// What a function without a return type returns.
+    Unit,
+}
+
+impl Rt {
+    pub fn from_value(v: &Value) -> Rt {
+        match v {
+            Value::Int(i) => Rt::Int(i.to_i128().unwrap_or_default()),
+            Value::Bool(b) => Rt::Bool(*b),
+            Value::Str(s) => Rt::Str(Rc::from(s.as_slice())),
+            Value::F64(x) => Rt::F64(*x),
+            Value::Array(items) | Value::Tuple(items) | Value::Struct(items) => {
+                Rt::Agg(items.iter().map(Rt::from_value).collect())
+            }
+        }
+    }
+
+    /// The value `undefined` and zeroed memory stand for.
+    pub fn zero(ty: &Ty, p: &Program) -> Rt {
+        match ty {
+            Ty::Int(_) | Ty::UntypedInt => Rt::Int(0),
+            Ty::Bool => Rt::Bool(false),
+            Ty::F64 => Rt::F64(0.0),
+            Ty::Str => Rt::Str(Rc::from(&[][..])),
+            Ty::Array(t, n) => Rt::Agg((0..*n).map(|_| Rt::zero(t, p)).collect()),
+            Ty::Tuple(ts) => Rt::Agg(ts.iter().map(|t| Rt::zero(t, p)).collect()),
+            Ty::Struct(id) => Rt::Agg(
+                p.structs[id.index()]
+                    .fields
+                    .iter()
+                    .map(|f| Rt::zero(&f.ty, p))
+                    .collect(),
+            ),
+            Ty::Void | Ty::Error => Rt::Unit,
+        }
+    }
+
+    pub fn int(&self) -> i128 {
+        match self {
+            Rt::Int(v) => *v,
+            _ => 0,
+        }
+    }
+
+    pub fn bool(&self) -> bool {
+        matches!(self, Rt::Bool(true))
+    }
+
+    /// The value as a failure report shows it.
+    pub fn shown(&self) -> Shown {
+        match self {
+            Rt::Int(v) => Shown::Int(*v),
+            Rt::Bool(b) => Shown::Bool(*b),
+            Rt::F64(x) => Shown::F64(*x),
+            Rt::Str(s) => Shown::Str(s.to_vec()),
+            Rt::Agg(_) | Rt::Unit => Shown::Other(self.to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for Rt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Rt::Int(v) => write!(f, "{v}"),
+            Rt::Bool(b) => write!(f, "{b}"),
+            Rt::F64(x) => write!(f, "{x:?}"),
+            Rt::Str(s) => write!(f, "{}", Value::Str(s.to_vec())),
+            Rt::Unit => f.write_str("()"),
+            Rt::Agg(items) => {
+                f.write_str("[")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{item}")?;
+                }
+                f.write_str("]")
+            }
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! The test runner: which blocks run, on which engine, under which time budget, and what
+//! their results look like to people (human text), to tools (JSON lines) and to CI (JUnit).
+//!
+//! It does no file or terminal I/O: results are handed to a callback as each block finishes,
+//! and formatted into strings the CLI prints or writes.
+
+#![deny(clippy::unwrap_used)]
+
+mod naming;
+mod report;
+mod runner;
+mod select;
+mod watchdog;
+
+pub use report::{human_block, human_summary, json_block, json_summary, junit};
+pub use runner::{BlockReport, Engine, Result as BlockResult, RunOptions, Summary, run};
+pub use select::{Selected, select};

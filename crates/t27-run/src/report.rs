@@ -1,0 +1,343 @@
+//! Block results as text for people, JSON lines for tools, and JUnit XML for CI.
+
+use crate::naming::constant_name;
+use crate::runner::{BlockReport, Result, Summary};
+use serde_json::json;
+use t27_check::Checked;
+use t27_diag::{LineIndex, Sources};
+use t27_ir::*;
+
+struct Block<'a> {
+    module: &'a Module,
+    test: &'a Test,
+    file: &'a str,
+}
+
+fn block<'a>(checked: &'a Checked, r: &BlockReport) -> Block<'a> {
+    let module = &checked.program.modules[r.module.index()];
+    Block {
+        module,
+        test: &checked.program.tests[r.test.index()],
+        file: checked.sources.name(module.file),
+    }
+}
+
+fn kind(t: &Test) -> &'static str {
+    match t.kind {
+        TestKind::Test => "test",
+        TestKind::Invariant => "invariant",
+    }
+}
+
+/// The assert at `span` in a block, to name the values of its two sides.
+fn assert_sides<'a>(b: &'a t27_ir::Block, span: t27_diag::Span) -> Option<(&'a Expr, &'a Expr)> {
+    for s in &b.stmts {
+        let found = match &s.kind {
+            StmtKind::Assert { cond, .. } if s.span == span => match &cond.kind {
+                ExprKind::Binary(op, l, r) if op.is_comparison() => Some((&**l, &**r)),
+                _ => None,
+            },
+            StmtKind::If {
+                then, otherwise, ..
+            } => assert_sides(then, span).or_else(|| assert_sides(otherwise, span)),
+            StmtKind::While { body, .. } => assert_sides(body, span),
+            StmtKind::Block(b) => assert_sides(b, span),
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// `3 (S_ENDED)`: a value and the constant it stands for, when one can be told.
+fn described(p: &Program, side: Option<&Expr>, v: &Shown) -> String {
+    match side.and_then(|e| constant_name(p, e, v)) {
+        Some(name) => format!("{v} ({name})"),
+        None => v.to_string(),
+    }
+}
+
+/// What went wrong, in words, and the notes with the values.
+fn explain(checked: &Checked, b: &Block, outcome: &Outcome) -> (String, Vec<String>) {
+    let p = &checked.program;
+    match outcome {
+        Outcome::Fail {
+            assert,
+            left,
+            right,
+        } => {
+            let sides = assert_sides(&b.test.body.block, *assert);
+            let mut notes = Vec::new();
+            if let Some(l) = left {
+                notes.push(format!("left:  {}", described(p, sides.map(|s| s.0), l)));
+            }
+            if let Some(r) = right {
+                notes.push(format!("right: {}", described(p, sides.map(|s| s.1), r)));
+            }
+            ("this assert is false".to_string(), notes)
+        }
+        Outcome::Trap { kind, .. } => (format!("trap: {}", kind.describe()), Vec::new()),
+        Outcome::Timeout => (
+            "stopped: the block ran past its time budget".to_string(),
+            Vec::new(),
+        ),
+        Outcome::Pass => (String::new(), Vec::new()),
+    }
+}
+
+/// One block's line, and for a failure the assert's source with its span and the values.
+pub fn human_block(checked: &Checked, r: &BlockReport, color: bool) -> String {
+    let b = block(checked, r);
+    let word = match &r.result {
+        Result::Ran(o) => o.word().to_uppercase(),
+        Result::NotRun => "NOT RUN".to_string(),
+    };
+    let counts = format!(
+        "{} runtime, {} folded asserts",
+        b.test.runtime_asserts, b.test.folded_asserts
+    );
+    let warn = if b.test.runtime_asserts == 0 {
+        "  [no runtime assert: tested no code]"
+    } else {
+        ""
+    };
+    let mut out = format!(
+        "{word:<7} {}::{}  ({}; {counts}; {:.2} ms){warn}\n",
+        b.module.name,
+        b.test.decl.name,
+        kind(b.test),
+        r.duration.as_secs_f64() * 1e3
+    );
+    match &r.result {
+        Result::Ran(Outcome::Pass) => {}
+        Result::NotRun => out.push_str(&format!(
+            "        not run: `{}` or a module it imports has errors (see `t27 check`)\n",
+            b.file
+        )),
+        Result::Ran(outcome @ Outcome::Timeout) => {
+            let (title, _) = explain(checked, &b, outcome);
+            out.push_str(&format!("        {title}\n"));
+        }
+        Result::Ran(outcome) => {
+            let span = match outcome {
+                Outcome::Fail { assert, .. } => *assert,
+                Outcome::Trap { span, .. } => *span,
+                _ => b.test.decl.name_span,
+            };
+            let (title, notes) = explain(checked, &b, outcome);
+            let label = match outcome {
+                Outcome::Fail { .. } => "this assert is false",
+                _ => "trapped here",
+            };
+            let heading = format!("{}::{}: {title}", b.module.name, b.test.decl.name);
+            out.push_str(&t27_diag::render_snippet(
+                &checked.sources,
+                b.module.file,
+                span,
+                &heading,
+                label,
+                &notes,
+                color,
+            ));
+        }
+    }
+    out
+}
+
+/// The closing lines: blocks without runtime asserts, then `N passed, M failed`.
+pub fn human_summary(s: &Summary) -> String {
+    let mut out = String::new();
+    if s.no_runtime_asserts > 0 {
+        out.push_str(&format!(
+            "{} block{} ran no runtime assert: every assert in {} was decided when the spec was compiled\n",
+            s.no_runtime_asserts,
+            if s.no_runtime_asserts == 1 { "" } else { "s" },
+            if s.no_runtime_asserts == 1 { "it" } else { "them" },
+        ));
+    }
+    let mut extra = Vec::new();
+    for (n, what) in [
+        (s.trapped, "trapped"),
+        (s.timed_out, "timed out"),
+        (s.not_run, "not run"),
+    ] {
+        if n > 0 {
+            extra.push(format!("{n} {what}"));
+        }
+    }
+    if !extra.is_empty() {
+        out.push_str(&format!("of the failed: {}\n", extra.join(", ")));
+    }
+    out.push_str(&format!("{} passed, {} failed\n", s.passed, s.failed));
+    out
+}
+
+/// One JSON object for a block (without the newline).
+pub fn json_block(checked: &Checked, r: &BlockReport) -> String {
+    let b = block(checked, r);
+    let outcome = match &r.result {
+        Result::Ran(o) => o.word(),
+        Result::NotRun => "not_run",
+    };
+    let mut obj = json!({
+        "type": "block",
+        "module": b.module.name,
+        "file": b.file,
+        "name": b.test.decl.name,
+        "kind": kind(b.test),
+        "outcome": outcome,
+        "runtime_asserts": b.test.runtime_asserts,
+        "folded_asserts": b.test.folded_asserts,
+        "duration_ms": r.duration.as_secs_f64() * 1e3,
+    });
+    if let Result::Ran(o) = &r.result {
+        let span = match o {
+            Outcome::Fail { assert, .. } => Some(*assert),
+            Outcome::Trap { span, .. } => Some(*span),
+            _ => None,
+        };
+        if let Some(span) = span {
+            let text = checked.sources.text(b.module.file);
+            let (line, column) = LineIndex::new(text).line_col(text, span.start as usize);
+            obj["line"] = json!(line);
+            obj["column"] = json!(column);
+        }
+        if !matches!(o, Outcome::Pass) {
+            let (message, _) = explain(checked, &b, o);
+            obj["message"] = json!(message);
+        }
+        if let Outcome::Trap { kind, .. } = o {
+            obj["trap"] = json!(kind.name());
+        }
+        if let Outcome::Fail {
+            assert,
+            left,
+            right,
+        } = o
+        {
+            let sides = assert_sides(&b.test.body.block, *assert);
+            let p = &checked.program;
+            if let Some(l) = left {
+                obj["left"] = json!(l.to_string());
+                obj["left_name"] = json!(sides.and_then(|s| constant_name(p, s.0, l)));
+            }
+            if let Some(rv) = right {
+                obj["right"] = json!(rv.to_string());
+                obj["right_name"] = json!(sides.and_then(|s| constant_name(p, s.1, rv)));
+            }
+        }
+    }
+    obj.to_string()
+}
+
+pub fn json_summary(s: &Summary) -> String {
+    json!({
+        "type": "summary",
+        "passed": s.passed,
+        "failed": s.failed,
+        "trapped": s.trapped,
+        "timed_out": s.timed_out,
+        "not_run": s.not_run,
+        "no_runtime_asserts": s.no_runtime_asserts,
+    })
+    .to_string()
+}
+
+fn xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // Characters XML 1.0 cannot hold at all.
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A JUnit XML document: one `testsuite` per spec file, one `testcase` per block with
+/// `classname` the spec file and `name` `module::block`.
+pub fn junit(checked: &Checked, reports: &[BlockReport]) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let failed = reports.iter().filter(|r| !r.passed()).count();
+    let total: f64 = reports.iter().map(|r| r.duration.as_secs_f64()).sum();
+    out.push_str(&format!(
+        "<testsuites name=\"t27\" tests=\"{}\" failures=\"{failed}\" time=\"{total:.6}\">\n",
+        reports.len()
+    ));
+    let mut files: Vec<&str> = Vec::new();
+    for r in reports {
+        let f = block(checked, r).file;
+        if !files.contains(&f) {
+            files.push(f);
+        }
+    }
+    for file in files {
+        let in_file: Vec<&BlockReport> = reports
+            .iter()
+            .filter(|r| block(checked, r).file == file)
+            .collect();
+        let failures = in_file
+            .iter()
+            .filter(|r| matches!(r.result, Result::Ran(Outcome::Fail { .. })))
+            .count();
+        let errors = in_file
+            .iter()
+            .filter(|r| {
+                matches!(
+                    r.result,
+                    Result::Ran(Outcome::Trap { .. } | Outcome::Timeout)
+                )
+            })
+            .count();
+        let skipped = in_file
+            .iter()
+            .filter(|r| r.result == Result::NotRun)
+            .count();
+        let time: f64 = in_file.iter().map(|r| r.duration.as_secs_f64()).sum();
+        out.push_str(&format!(
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{time:.6}\">\n",
+            xml(file),
+            in_file.len()
+        ));
+        for r in in_file {
+            let b = block(checked, r);
+            out.push_str(&format!(
+                "    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6}\"",
+                xml(file),
+                xml(&format!("{}::{}", b.module.name, b.test.decl.name)),
+                r.duration.as_secs_f64()
+            ));
+            match &r.result {
+                Result::Ran(Outcome::Pass) => out.push_str("/>\n"),
+                Result::NotRun => out.push_str(">\n      <skipped message=\"not run: the module did not compile\"/>\n    </testcase>\n"),
+                Result::Ran(o) => {
+                    let detail = human_block(checked, r, false);
+                    let (message, _) = explain(checked, &b, o);
+                    let (tag, ty) = match o {
+                        Outcome::Fail { .. } => ("failure", "assert".to_string()),
+                        Outcome::Trap { kind, .. } => ("error", kind.name().to_string()),
+                        _ => ("error", "timeout".to_string()),
+                    };
+                    out.push_str(&format!(
+                        ">\n      <{tag} message=\"{}\" type=\"{ty}\">{}</{tag}>\n    </testcase>\n",
+                        xml(&message),
+                        xml(&detail)
+                    ));
+                }
+            }
+        }
+        out.push_str("  </testsuite>\n");
+    }
+    out.push_str("</testsuites>\n");
+    out
+}

@@ -1,0 +1,137 @@
+//! Running the selected blocks, module by module, in declaration order.
+
+use crate::select::select;
+use crate::watchdog::Watchdog;
+use std::time::{Duration, Instant};
+use t27_check::Checked;
+use t27_ir::{ModuleId, Outcome, TestId};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Native code through Cranelift.
+    Jit,
+    /// The reference evaluator.
+    Eval,
+}
+
+pub struct RunOptions {
+    pub engine: Engine,
+    /// The budget of each block.
+    pub timeout: Duration,
+    pub filter: Option<String>,
+    pub exact: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Result {
+    Ran(Outcome),
+    /// The module (or one it imports) did not compile.
+    NotRun,
+}
+
+#[derive(Clone, Debug)]
+pub struct BlockReport {
+    pub module: ModuleId,
+    pub test: TestId,
+    pub result: Result,
+    pub duration: Duration,
+}
+
+impl BlockReport {
+    pub fn passed(&self) -> bool {
+        self.result == Result::Ran(Outcome::Pass)
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub passed: usize,
+    /// Failed, trapped, timed out or not run.
+    pub failed: usize,
+    pub trapped: usize,
+    pub timed_out: usize,
+    pub not_run: usize,
+    /// Blocks that ran without a single runtime assert: they tested no code.
+    pub no_runtime_asserts: usize,
+}
+
+/// The stack the engines run on: deep recursion in a spec stops at the engines' own depth
+/// limit (a trap), long before this is used up.
+const ENGINE_STACK: usize = 1 << 30;
+
+/// Runs every selected block and hands each report to `on_block` as soon as it is known.
+pub fn run(
+    checked: &Checked,
+    opts: &RunOptions,
+    on_block: &mut (dyn FnMut(&BlockReport) + Send),
+) -> Summary {
+    let selected = select(checked, opts.filter.as_deref(), opts.exact);
+    let p = &checked.program;
+    let mut summary = Summary::default();
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("t27-engine".into())
+            .stack_size(ENGINE_STACK)
+            .spawn_scoped(scope, || {
+                let watchdog = Watchdog::new();
+                let mut summary = Summary::default();
+                for module in &selected {
+                    let mut record = |test: TestId, result: Result, duration: Duration| {
+                        let report = BlockReport {
+                            module: module.module,
+                            test,
+                            result,
+                            duration,
+                        };
+                        tally(&mut summary, &report, p.tests[test.index()].runtime_asserts);
+                        on_block(&report);
+                    };
+                    if !module.runnable {
+                        for &t in &module.blocks {
+                            record(t, Result::NotRun, Duration::ZERO);
+                        }
+                        continue;
+                    }
+                    match opts.engine {
+                        Engine::Eval | Engine::Jit => {
+                            let mut machine = t27_eval::Machine::new(p, &watchdog.flag);
+                            for &t in &module.blocks {
+                                let started = Instant::now();
+                                watchdog.arm(opts.timeout);
+                                let outcome = machine.run_block(t);
+                                watchdog.disarm();
+                                record(t, Result::Ran(outcome), started.elapsed());
+                            }
+                        }
+                    }
+                }
+                summary
+            });
+        if let Ok(handle) = worker {
+            summary = handle.join().unwrap_or_default();
+        }
+    });
+    summary
+}
+
+fn tally(s: &mut Summary, r: &BlockReport, runtime_asserts: u32) {
+    match &r.result {
+        Result::Ran(Outcome::Pass) => s.passed += 1,
+        Result::Ran(Outcome::Fail { .. }) => s.failed += 1,
+        Result::Ran(Outcome::Trap { .. }) => {
+            s.failed += 1;
+            s.trapped += 1;
+        }
+        Result::Ran(Outcome::Timeout) => {
+            s.failed += 1;
+            s.timed_out += 1;
+        }
+        Result::NotRun => {
+            s.failed += 1;
+            s.not_run += 1;
+        }
+    }
+    if runtime_asserts == 0 && r.result != Result::NotRun {
+        s.no_runtime_asserts += 1;
+    }
+}
