@@ -53,6 +53,8 @@ pub struct Summary {
     pub not_run: usize,
     /// Blocks that ran without a single runtime assert: they tested no code.
     pub no_runtime_asserts: usize,
+    /// Why native code could not be built (its blocks are then reported as not run).
+    pub engine_error: Option<String>,
 }
 
 /// The stack the engines run on: deep recursion in a spec stops at the engines' own depth
@@ -75,6 +77,12 @@ pub fn run(
             .spawn_scoped(scope, || {
                 let watchdog = Watchdog::new();
                 let mut summary = Summary::default();
+                // The whole program is compiled once, before the first block runs.
+                let mut jit = (opts.engine == Engine::Jit && selected.iter().any(|s| s.runnable))
+                    .then(|| t27_jit::JitProgram::compile(p));
+                if let Some(Err(e)) = &jit {
+                    summary.engine_error = Some(e.to_string());
+                }
                 for module in &selected {
                     let mut record = |test: TestId, result: Result, duration: Duration| {
                         let report = BlockReport {
@@ -86,22 +94,37 @@ pub fn run(
                         tally(&mut summary, &report, p.tests[test.index()].runtime_asserts);
                         on_block(&report);
                     };
-                    if !module.runnable {
-                        for &t in &module.blocks {
-                            record(t, Result::NotRun, Duration::ZERO);
-                        }
-                        continue;
+                    // Module `var`s start at their initial values for each module.
+                    if let (Engine::Jit, Some(Ok(native))) = (opts.engine, jit.as_mut()) {
+                        native.reset_globals();
                     }
-                    match opts.engine {
-                        Engine::Eval | Engine::Jit => {
-                            let mut machine = t27_eval::Machine::new(p, &watchdog.flag);
-                            for &t in &module.blocks {
-                                let started = Instant::now();
-                                watchdog.arm(opts.timeout);
-                                let outcome = machine.run_block(t);
-                                watchdog.disarm();
-                                record(t, Result::Ran(outcome), started.elapsed());
+                    let mut eval = None;
+                    let mut run_block = |t: TestId| -> Option<Outcome> {
+                        match (opts.engine, jit.as_mut()) {
+                            (Engine::Jit, Some(Ok(native))) => {
+                                Some(native.run_block(t, &watchdog.flag))
                             }
+                            (Engine::Jit, _) => None,
+                            (Engine::Eval, _) => Some(
+                                eval.get_or_insert_with(|| {
+                                    t27_eval::Machine::new(p, &watchdog.flag)
+                                })
+                                .run_block(t),
+                            ),
+                        }
+                    };
+                    for &t in &module.blocks {
+                        if !module.runnable {
+                            record(t, Result::NotRun, Duration::ZERO);
+                            continue;
+                        }
+                        let started = Instant::now();
+                        watchdog.arm(opts.timeout);
+                        let outcome = run_block(t);
+                        watchdog.disarm();
+                        match outcome {
+                            Some(o) => record(t, Result::Ran(o), started.elapsed()),
+                            None => record(t, Result::NotRun, Duration::ZERO),
                         }
                     }
                 }

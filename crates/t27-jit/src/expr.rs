@@ -1,0 +1,631 @@
+//! Expressions to Cranelift IR.
+
+use crate::compiler::{abi_parts, int_type, is_aggregate};
+use crate::layout;
+use crate::translate::{FnTranslator, Val};
+use cranelift::prelude::*;
+use cranelift_module::Module;
+use num_traits::ToPrimitive;
+use t27_diag::Span;
+use t27_ir::{BinOp, Expr, ExprKind, FnId, IntTy, TrapKind, Ty, UnOp, Value as IrValue};
+
+impl FnTranslator<'_, '_, '_> {
+    pub fn expr(&mut self, e: &Expr) -> Val {
+        match &e.kind {
+            ExprKind::Lit(v) => self.constant(v, &e.ty),
+            ExprKind::Const(id) => match &self.s.p.consts[id.index()].value {
+                Some(v) if is_aggregate(&e.ty) => {
+                    let addr = match self.s.const_mem.get(id) {
+                        Some(a) => *a,
+                        None => {
+                            let a = self.s.constant_memory(v, &e.ty);
+                            self.s.const_mem.insert(*id, a);
+                            a
+                        }
+                    };
+                    Val::Agg(self.b.ins().iconst(types::I64, addr as i64))
+                }
+                Some(v) => {
+                    let v = v.clone();
+                    self.constant(&v, &e.ty)
+                }
+                None => Val::Unit,
+            },
+            ExprKind::Global(_) | ExprKind::Field(..) | ExprKind::Index(..)
+                if self.is_memory_place(e) =>
+            {
+                let addr = self.address_of(e);
+                self.load(addr, &e.ty)
+            }
+            ExprKind::Local(id) => self.load_local(*id),
+            ExprKind::Global(_) => Val::Unit,
+            ExprKind::Call(f, args) => self.call(*f, args, e),
+            ExprKind::Len(x) => match &x.ty {
+                Ty::Array(_, n) => Val::One(self.b.ins().iconst(types::I64, *n as i64)),
+                _ => match self.expr(x) {
+                    Val::Str(_, len) => Val::One(len),
+                    _ => Val::One(self.b.ins().iconst(types::I64, 0)),
+                },
+            },
+            ExprKind::Contains(s, t) => {
+                let a = self.expr(s);
+                let b = self.expr(t);
+                let f = self
+                    .s
+                    .module
+                    .declare_func_in_func(self.s.imports.str_contains, self.b.func);
+                let mut args = a.parts();
+                args.extend(b.parts());
+                let call = self.b.ins().call(f, &args);
+                Val::One(self.b.inst_results(call)[0])
+            }
+            ExprKind::Unary(op, x) => {
+                let v = self.expr(x).one();
+                match (op, &e.ty) {
+                    (UnOp::Not, _) => Val::One(self.b.ins().bxor_imm_u(v, 1)),
+                    (UnOp::Neg, Ty::F64) => Val::One(self.b.ins().fneg(v)),
+                    (UnOp::Neg, Ty::Int(t)) => {
+                        let (min, _) = bounds(*t);
+                        let is_min = self.icmp_k(IntCC::Equal, v, min as i64);
+                        self.trap_if(is_min, TrapKind::Overflow, e.span);
+                        Val::One(self.b.ins().ineg(v))
+                    }
+                    _ => Val::One(v),
+                }
+            }
+            ExprKind::Binary(BinOp::And, l, r) | ExprKind::Binary(BinOp::Or, l, r) => {
+                let is_and = matches!(e.kind, ExprKind::Binary(BinOp::And, ..));
+                let a = self.expr(l).one();
+                let rhs = self.b.create_block();
+                let join = self.b.create_block();
+                self.b.append_block_param(join, types::I8);
+                if is_and {
+                    self.b.ins().brif(a, rhs, &[], join, &[a.into()]);
+                } else {
+                    self.b.ins().brif(a, join, &[a.into()], rhs, &[]);
+                }
+                self.b.switch_to_block(rhs);
+                let b = self.expr(r).one();
+                self.b.ins().jump(join, &[b.into()]);
+                self.b.switch_to_block(join);
+                Val::One(self.b.block_params(join)[0])
+            }
+            ExprKind::Binary(op, l, r) => {
+                let a = self.expr(l);
+                let b = self.expr(r);
+                if op.is_comparison() {
+                    Val::One(self.compare(*op, a, b, &l.ty))
+                } else {
+                    self.binary_values(*op, a, b, &l.ty, &r.ty, e.span)
+                }
+            }
+            ExprKind::Cast(x) => {
+                let v = self.expr(x).one();
+                Val::One(self.cast(v, &x.ty, &e.ty, e.span))
+            }
+            ExprKind::Index(base, index) => {
+                // A string (an array is a memory place, handled above).
+                let s = self.expr(base);
+                let (ptr, len) = match s {
+                    Val::Str(p, l) => (p, l),
+                    other => (other.one(), self.b.ins().iconst(types::I64, 0)),
+                };
+                let i = self.expr(index).one();
+                let i = self.to_i64(i, &index.ty);
+                let out = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
+                self.trap_if(out, TrapKind::IndexOutOfBounds, index.span);
+                let addr = self.b.ins().iadd(ptr, i);
+                Val::One(
+                    self.b
+                        .ins()
+                        .load(types::I8, MemFlagsData::trusted(), addr, 0),
+                )
+            }
+            ExprKind::Field(x, i) => {
+                let base = self.expr(x).one();
+                let off = layout::field_offset(&x.ty, *i as usize, self.s.p) as i64;
+                let addr = self.b.ins().iadd_imm_s(base, off);
+                self.load(addr, &e.ty)
+            }
+            ExprKind::Array(items) | ExprKind::Tuple(items) | ExprKind::Struct(items) => {
+                let addr = self.temp(&e.ty);
+                for (i, item) in items.iter().enumerate() {
+                    let v = self.expr(item);
+                    let off = match &e.ty {
+                        Ty::Array(elem, _) => layout::stride(elem, self.s.p) * i as u64,
+                        ty => layout::field_offset(ty, i, self.s.p),
+                    };
+                    let at = self.b.ins().iadd_imm_s(addr, off as i64);
+                    self.store(at, v, &item.ty);
+                }
+                Val::Agg(addr)
+            }
+            ExprKind::AddrOf(x) => {
+                // The slice holds the bytes as they are now, as the evaluator does.
+                let src = self.expr(x).one();
+                let copy = self.temp(&x.ty);
+                self.copy_memory(copy, src, &x.ty);
+                let n = match &x.ty {
+                    Ty::Array(_, n) => *n,
+                    _ => 0,
+                };
+                Val::Str(copy, self.b.ins().iconst(types::I64, n as i64))
+            }
+            ExprKind::If(c, a, b) => {
+                let cond = self.expr(c).one();
+                let then_b = self.b.create_block();
+                let else_b = self.b.create_block();
+                let join = self.b.create_block();
+                let parts = abi_parts(&e.ty);
+                for t in &parts {
+                    self.b.append_block_param(join, *t);
+                }
+                self.b.ins().brif(cond, then_b, &[], else_b, &[]);
+                self.b.switch_to_block(then_b);
+                let va = self.expr(a);
+                self.jump_with(join, va);
+                self.b.switch_to_block(else_b);
+                let vb = self.expr(b);
+                self.jump_with(join, vb);
+                self.b.switch_to_block(join);
+                self.joined(join, &e.ty)
+            }
+            ExprKind::Switch(x, arms, default) => {
+                let v = self.expr(x);
+                let join = self.b.create_block();
+                for t in abi_parts(&e.ty) {
+                    self.b.append_block_param(join, t);
+                }
+                for arm in arms {
+                    let take = self.b.create_block();
+                    let next = self.b.create_block();
+                    let mut hit = self.b.ins().iconst(types::I8, 0);
+                    for p in &arm.patterns {
+                        let pv = self.constant(p, &x.ty);
+                        let eq = self.compare(BinOp::Eq, v, pv, &x.ty);
+                        hit = self.b.ins().bor(hit, eq);
+                    }
+                    self.b.ins().brif(hit, take, &[], next, &[]);
+                    self.b.switch_to_block(take);
+                    let r = self.expr(&arm.value);
+                    self.jump_with(join, r);
+                    self.b.switch_to_block(next);
+                }
+                let r = match default {
+                    Some(d) => self.expr(d),
+                    None => self.zero_value(&e.ty),
+                };
+                self.jump_with(join, r);
+                self.b.switch_to_block(join);
+                self.joined(join, &e.ty)
+            }
+            ExprKind::Undefined => self.zero_value(&e.ty),
+            ExprKind::Error => Val::Unit,
+        }
+    }
+
+    fn jump_with(&mut self, block: Block, v: Val) {
+        let args: Vec<cranelift::codegen::ir::BlockArg> =
+            v.parts().into_iter().map(Into::into).collect();
+        self.b.ins().jump(block, &args);
+    }
+
+    fn joined(&mut self, block: Block, ty: &Ty) -> Val {
+        let ps = self.b.block_params(block).to_vec();
+        match ty {
+            Ty::Str => Val::Str(ps[0], ps[1]),
+            t if is_aggregate(t) => Val::Agg(ps[0]),
+            _ => ps.first().map_or(Val::Unit, |v| Val::One(*v)),
+        }
+    }
+
+    fn zero_value(&mut self, ty: &Ty) -> Val {
+        match ty {
+            Ty::Str => {
+                let z = self.b.ins().iconst(types::I64, 0);
+                Val::Str(z, z)
+            }
+            t if is_aggregate(t) => {
+                let addr = self.temp(t);
+                self.zero_memory(addr, t);
+                Val::Agg(addr)
+            }
+            Ty::Int(_) | Ty::Bool | Ty::F64 => Val::One(self.zero_scalar(ty)),
+            _ => Val::Unit,
+        }
+    }
+
+    /// Whether a global, field or index expression names memory (an element of an array
+    /// rather than a byte of a string).
+    fn is_memory_place(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Global(_) => true,
+            ExprKind::Field(..) => false,
+            ExprKind::Index(base, _) => matches!(base.ty, Ty::Array(..)),
+            _ => false,
+        }
+    }
+
+    /// The address of a global or an array element (evaluating the array and index).
+    fn address_of(&mut self, e: &Expr) -> Value {
+        match &e.kind {
+            ExprKind::Global(id) => {
+                let base = self.b.ins().load(
+                    types::I64,
+                    MemFlagsData::trusted(),
+                    self.ctx,
+                    crate::runtime::OFF_GLOBALS,
+                );
+                self.b
+                    .ins()
+                    .iadd_imm_s(base, self.s.global_offsets[id.index()] as i64)
+            }
+            ExprKind::Index(base, index) => {
+                let arr = self.expr(base).one();
+                self.element_address(arr, &base.ty, index)
+            }
+            _ => self.b.ins().iconst(types::I64, 0),
+        }
+    }
+
+    /// A compile-time value as native code.
+    pub fn constant(&mut self, v: &IrValue, ty: &Ty) -> Val {
+        match (v, ty) {
+            (IrValue::Int(i), Ty::Int(t)) => Val::One(self.b.ins().iconst(
+                int_type(*t),
+                i.to_i64().unwrap_or(i.to_u64().unwrap_or(0) as i64),
+            )),
+            (IrValue::Int(i), _) => Val::One(
+                self.b
+                    .ins()
+                    .iconst(types::I64, i.to_i64().unwrap_or_default()),
+            ),
+            (IrValue::Bool(b), _) => Val::One(self.b.ins().iconst(types::I8, *b as i64)),
+            (IrValue::F64(x), _) => Val::One(self.b.ins().f64const(*x)),
+            (IrValue::Str(s), _) => {
+                let (ptr, len) = self.s.arena.intern(s);
+                Val::Str(
+                    self.b.ins().iconst(types::I64, ptr as i64),
+                    self.b.ins().iconst(types::I64, len as i64),
+                )
+            }
+            (v, ty) => {
+                let addr = self.s.constant_memory(v, ty);
+                Val::Agg(self.b.ins().iconst(types::I64, addr as i64))
+            }
+        }
+    }
+
+    fn call(&mut self, f: FnId, args: &[Expr], e: &Expr) -> Val {
+        let mut values = vec![self.ctx];
+        let ret_slot = if is_aggregate(&e.ty) {
+            let slot = self.temp(&e.ty);
+            values.push(slot);
+            Some(slot)
+        } else {
+            None
+        };
+        for a in args {
+            let v = self.expr(a);
+            match v {
+                // Aggregates are passed as the address of a private copy.
+                Val::Agg(src) => {
+                    let copy = self.temp(&a.ty);
+                    self.copy_memory(copy, src, &a.ty);
+                    values.push(copy);
+                }
+                other => values.extend(other.parts()),
+            }
+        }
+        let depth = self.enter_call(e.span);
+        let callee = self
+            .s
+            .module
+            .declare_func_in_func(self.s.fns[f.index()], self.b.func);
+        let call = self.b.ins().call(callee, &values);
+        let results = self.b.inst_results(call).to_vec();
+        self.leave_call(depth);
+        match (&e.ty, ret_slot) {
+            (_, Some(slot)) => Val::Agg(slot),
+            (Ty::Str, _) => Val::Str(results[0], results[1]),
+            _ => results.first().map_or(Val::Unit, |v| Val::One(*v)),
+        }
+    }
+
+    /// `a op b` for a comparison operator, as an `i8` truth value.
+    pub fn compare(&mut self, op: BinOp, a: Val, b: Val, ty: &Ty) -> Value {
+        let eq = match ty {
+            Ty::Str => {
+                let f = self
+                    .s
+                    .module
+                    .declare_func_in_func(self.s.imports.str_eq, self.b.func);
+                let mut args = a.parts();
+                args.extend(b.parts());
+                let call = self.b.ins().call(f, &args);
+                Some(self.b.inst_results(call)[0])
+            }
+            t if is_aggregate(t) => {
+                let f = self
+                    .s
+                    .module
+                    .declare_func_in_func(self.s.imports.agg_eq, self.b.func);
+                let idx = self.s.agg_type(t);
+                let idx = self.b.ins().iconst(types::I64, idx as i64);
+                let call = self.b.ins().call(f, &[self.ctx, a.one(), b.one(), idx]);
+                Some(self.b.inst_results(call)[0])
+            }
+            _ => None,
+        };
+        if let Some(eq) = eq {
+            return if op == BinOp::Ne {
+                self.b.ins().bxor_imm_u(eq, 1)
+            } else {
+                eq
+            };
+        }
+        let (x, y) = (a.one(), b.one());
+        if *ty == Ty::F64 {
+            let cc = match op {
+                BinOp::Eq => FloatCC::Equal,
+                BinOp::Ne => FloatCC::NotEqual,
+                BinOp::Lt => FloatCC::LessThan,
+                BinOp::Le => FloatCC::LessThanOrEqual,
+                BinOp::Gt => FloatCC::GreaterThan,
+                _ => FloatCC::GreaterThanOrEqual,
+            };
+            return self.b.ins().fcmp(cc, x, y);
+        }
+        let signed = ty.int().is_some_and(|t| t.signed());
+        let cc = match (op, signed) {
+            (BinOp::Eq, _) => IntCC::Equal,
+            (BinOp::Ne, _) => IntCC::NotEqual,
+            (BinOp::Lt, true) => IntCC::SignedLessThan,
+            (BinOp::Lt, false) => IntCC::UnsignedLessThan,
+            (BinOp::Le, true) => IntCC::SignedLessThanOrEqual,
+            (BinOp::Le, false) => IntCC::UnsignedLessThanOrEqual,
+            (BinOp::Gt, true) => IntCC::SignedGreaterThan,
+            (BinOp::Gt, false) => IntCC::UnsignedGreaterThan,
+            (_, true) => IntCC::SignedGreaterThanOrEqual,
+            (_, false) => IntCC::UnsignedGreaterThanOrEqual,
+        };
+        self.b.ins().icmp(cc, x, y)
+    }
+
+    /// Arithmetic, bitwise and shift operators with the evaluator's traps. `ty` is the type
+    /// of the left operand (and of the result); `rty` the right operand's (a shift amount's).
+    pub fn binary_values(
+        &mut self,
+        op: BinOp,
+        a: Val,
+        b: Val,
+        ty: &Ty,
+        rty: &Ty,
+        span: Span,
+    ) -> Val {
+        let (x, y) = (a.one(), b.one());
+        if *ty == Ty::F64 {
+            return Val::One(match op {
+                BinOp::Add => self.b.ins().fadd(x, y),
+                BinOp::Sub => self.b.ins().fsub(x, y),
+                BinOp::Mul => self.b.ins().fmul(x, y),
+                BinOp::Div => self.b.ins().fdiv(x, y),
+                _ => {
+                    let f = self
+                        .s
+                        .module
+                        .declare_func_in_func(self.s.imports.fmod, self.b.func);
+                    let call = self.b.ins().call(f, &[x, y]);
+                    self.b.inst_results(call)[0]
+                }
+            });
+        }
+        let Some(t) = ty.int() else { return a };
+        Val::One(self.int_op(op, x, y, t, rty, span))
+    }
+
+    fn int_op(&mut self, op: BinOp, x: Value, y: Value, t: IntTy, rty: &Ty, span: Span) -> Value {
+        let ct = int_type(t);
+        let signed = t.signed();
+        match op {
+            BinOp::BitAnd => return self.b.ins().band(x, y),
+            BinOp::BitOr => return self.b.ins().bor(x, y),
+            BinOp::BitXor => return self.b.ins().bxor(x, y),
+            BinOp::Shl | BinOp::Shr => return self.shift(op, x, y, t, rty, span),
+            _ => {}
+        }
+        if matches!(op, BinOp::Div | BinOp::Rem) {
+            let zero = self.icmp_k(IntCC::Equal, y, 0);
+            self.trap_if(zero, TrapKind::DivisionByZero, span);
+        }
+        if t.bits() == 64 {
+            let (r, overflow) = match (op, signed) {
+                (BinOp::Add, true) => self.b.ins().sadd_overflow(x, y),
+                (BinOp::Add, false) => self.b.ins().uadd_overflow(x, y),
+                (BinOp::Sub, true) => self.b.ins().ssub_overflow(x, y),
+                (BinOp::Sub, false) => self.b.ins().usub_overflow(x, y),
+                (BinOp::Mul, true) => self.b.ins().smul_overflow(x, y),
+                (BinOp::Mul, false) => self.b.ins().umul_overflow(x, y),
+                (BinOp::Div, _) | (BinOp::Rem, _) => {
+                    if signed {
+                        // MIN / -1 overflows; MIN % -1 is 0 (and would fault in hardware).
+                        let minus_one = self.icmp_k(IntCC::Equal, y, -1);
+                        let is_min = self.icmp_k(IntCC::Equal, x, i64::MIN);
+                        let both = self.b.ins().band(minus_one, is_min);
+                        if op == BinOp::Div {
+                            self.trap_if(both, TrapKind::Overflow, span);
+                            return self.b.ins().sdiv(x, y);
+                        }
+                        let one = self.b.ins().iconst(ct, 1);
+                        let safe_y = self.b.ins().select(minus_one, one, y);
+                        let r = self.b.ins().srem(x, safe_y);
+                        let zero = self.b.ins().iconst(ct, 0);
+                        return self.b.ins().select(minus_one, zero, r);
+                    }
+                    return if op == BinOp::Div {
+                        self.b.ins().udiv(x, y)
+                    } else {
+                        self.b.ins().urem(x, y)
+                    };
+                }
+                _ => return x,
+            };
+            self.trap_if(overflow, TrapKind::Overflow, span);
+            return r;
+        }
+        // Narrower types: compute exactly in 64 bits, then check the result fits.
+        let wx = if signed {
+            self.b.ins().sextend(types::I64, x)
+        } else {
+            self.b.ins().uextend(types::I64, x)
+        };
+        let wy = if signed {
+            self.b.ins().sextend(types::I64, y)
+        } else {
+            self.b.ins().uextend(types::I64, y)
+        };
+        let r = match op {
+            BinOp::Add => self.b.ins().iadd(wx, wy),
+            BinOp::Sub => self.b.ins().isub(wx, wy),
+            BinOp::Mul => self.b.ins().imul(wx, wy),
+            BinOp::Div if signed => self.b.ins().sdiv(wx, wy),
+            BinOp::Div => self.b.ins().udiv(wx, wy),
+            BinOp::Rem if signed => self.b.ins().srem(wx, wy),
+            BinOp::Rem => self.b.ins().urem(wx, wy),
+            _ => wx,
+        };
+        let (min, max) = bounds(t);
+        let bad = if signed {
+            let lo = self.icmp_k(IntCC::SignedLessThan, r, min as i64);
+            let hi = self.icmp_k(IntCC::SignedGreaterThan, r, max as i64);
+            self.b.ins().bor(lo, hi)
+        } else {
+            self.icmp_k(IntCC::UnsignedGreaterThan, r, max as i64)
+        };
+        self.trap_if(bad, TrapKind::Overflow, span);
+        self.b.ins().ireduce(ct, r)
+    }
+
+    fn shift(&mut self, op: BinOp, x: Value, y: Value, t: IntTy, rty: &Ty, span: Span) -> Value {
+        let ct = int_type(t);
+        let amount = self.to_i64(y, rty);
+        // Negative amounts are huge unsigned numbers: one unsigned comparison covers both.
+        let too_wide = self.icmp_k(IntCC::UnsignedGreaterThanOrEqual, amount, t.bits() as i64);
+        self.trap_if(too_wide, TrapKind::ShiftTooWide, span);
+        let n = if ct == types::I64 {
+            amount
+        } else {
+            self.b.ins().ireduce(ct, amount)
+        };
+        if op == BinOp::Shr {
+            return if t.signed() {
+                self.b.ins().sshr(x, n)
+            } else {
+                self.b.ins().ushr(x, n)
+            };
+        }
+        let r = self.b.ins().ishl(x, n);
+        // Bits shifted out are an overflow: shifting back must give the operand again.
+        let back = if t.signed() {
+            self.b.ins().sshr(r, n)
+        } else {
+            self.b.ins().ushr(r, n)
+        };
+        let lost = self.b.ins().icmp(IntCC::NotEqual, back, x);
+        self.trap_if(lost, TrapKind::Overflow, span);
+        r
+    }
+
+    /// `v as to` from `from`: integers must fit, floats are truncated and must then fit.
+    fn cast(&mut self, v: Value, from: &Ty, to: &Ty, span: Span) -> Value {
+        match (from, to) {
+            (Ty::Int(s), Ty::Int(t)) => self.int_cast(v, *s, *t, span),
+            (Ty::Int(s), Ty::F64) => {
+                let w = self.to_i64(v, from);
+                if s.signed() {
+                    self.b.ins().fcvt_from_sint(types::F64, w)
+                } else {
+                    self.b.ins().fcvt_from_uint(types::F64, w)
+                }
+            }
+            (Ty::F64, Ty::Int(t)) => {
+                let whole = self.b.ins().trunc(v);
+                let (min, max) = bounds(*t);
+                let lo = self.b.ins().f64const(min as f64);
+                let hi = self.b.ins().f64const((max + 1) as f64);
+                let ge = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, whole, lo);
+                let lt = self.b.ins().fcmp(FloatCC::LessThan, whole, hi);
+                let ok = self.b.ins().band(ge, lt);
+                let bad = self.b.ins().bxor_imm_u(ok, 1);
+                self.trap_if(bad, TrapKind::LossyCast, span);
+                let wide = if t.signed() || t.bits() < 64 {
+                    self.b.ins().fcvt_to_sint(types::I64, whole)
+                } else {
+                    self.b.ins().fcvt_to_uint(types::I64, whole)
+                };
+                if t.bits() == 64 {
+                    wide
+                } else {
+                    self.b.ins().ireduce(int_type(*t), wide)
+                }
+            }
+            _ => v,
+        }
+    }
+
+    fn int_cast(&mut self, v: Value, s: IntTy, t: IntTy, span: Span) -> Value {
+        let (smin, smax) = bounds(s);
+        let (tmin, tmax) = bounds(t);
+        // Range checks in the source type, where both bounds are representable.
+        if tmin > smin {
+            let cc = if s.signed() {
+                IntCC::SignedLessThan
+            } else {
+                IntCC::UnsignedLessThan
+            };
+            let low = self.icmp_k(cc, v, tmin as i64);
+            self.trap_if(low, TrapKind::LossyCast, span);
+        }
+        if tmax < smax {
+            let cc = if s.signed() {
+                IntCC::SignedGreaterThan
+            } else {
+                IntCC::UnsignedGreaterThan
+            };
+            let high = self.icmp_k(cc, v, tmax as i64);
+            self.trap_if(high, TrapKind::LossyCast, span);
+        }
+        let (sb, tb) = (s.bits(), t.bits());
+        let tt = int_type(t);
+        if tb < sb {
+            self.b.ins().ireduce(tt, v)
+        } else if tb > sb {
+            if s.signed() {
+                self.b.ins().sextend(tt, v)
+            } else {
+                self.b.ins().uextend(tt, v)
+            }
+        } else {
+            v
+        }
+    }
+}
+
+impl FnTranslator<'_, '_, '_> {
+    /// Compares with a constant; the constant is sign-extended when negative.
+    pub fn icmp_k(&mut self, cc: IntCC, v: Value, k: i64) -> Value {
+        if k < 0 {
+            self.b.ins().icmp_imm_s(cc, v, k)
+        } else {
+            self.b.ins().icmp_imm_u(cc, v, k)
+        }
+    }
+}
+
+pub(crate) fn bounds(t: IntTy) -> (i128, i128) {
+    if t.signed() {
+        (-(1i128 << (t.bits() - 1)), (1i128 << (t.bits() - 1)) - 1)
+    } else {
+        (0, (1i128 << t.bits()) - 1)
+    }
+}

@@ -1,0 +1,636 @@
+//! One function or block body to Cranelift IR: locals, statements, control flow, traps.
+
+use crate::compiler::{JitError, Shared, abi_parts, is_aggregate, trap_code};
+use crate::layout;
+use crate::runtime::*;
+use cranelift::codegen::ir::StackSlot;
+use cranelift::prelude::*;
+use cranelift_module::Module;
+use t27_diag::Span;
+use t27_ir::{
+    Block as IrBlock, Body, Expr, ExprKind, LocalId, MAX_CALL_DEPTH, Stmt, StmtKind, TrapKind, Ty,
+};
+
+/// A compiled value: nothing, one scalar, a string's pointer and length, or the address of an
+/// aggregate.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Val {
+    Unit,
+    One(Value),
+    Str(Value, Value),
+    Agg(Value),
+}
+
+impl Val {
+    pub fn one(self) -> Value {
+        match self {
+            Val::One(v) | Val::Agg(v) | Val::Str(v, _) => v,
+            Val::Unit => panic!("a unit value has no parts"),
+        }
+    }
+    pub fn parts(self) -> Vec<Value> {
+        match self {
+            Val::Unit => Vec::new(),
+            Val::One(v) | Val::Agg(v) => vec![v],
+            Val::Str(p, l) => vec![p, l],
+        }
+    }
+}
+
+/// Where a local lives: SSA variables for scalars and strings, a variable holding the
+/// address of its memory for aggregates.
+#[derive(Clone, Copy)]
+pub(crate) enum LocalStore {
+    Scalar(Variable),
+    Str(Variable, Variable),
+    Agg(Variable),
+    None,
+}
+
+/// An assignable place.
+pub(crate) enum Place {
+    Local(LocalId),
+    Mem(Value, Ty),
+}
+
+pub(crate) struct FnTranslator<'a, 'b, 'p> {
+    pub s: &'a mut Shared<'p>,
+    pub b: FunctionBuilder<'b>,
+    pub ctx: Value,
+    pub ret_ptr: Option<Value>,
+    pub ret_ty: Ty,
+    pub locals: Vec<LocalStore>,
+    pub local_tys: Vec<Ty>,
+    /// `(continue target, break target)` of the enclosing loops.
+    pub loops: Vec<(Block, Block)>,
+    /// Returns default values: where every trap, failure and timeout ends.
+    pub exit: Block,
+}
+
+impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
+    pub fn translate(
+        s: &'a mut Shared<'p>,
+        func: &'b mut cranelift::codegen::ir::Function,
+        fctx: &'b mut FunctionBuilderContext,
+        body: &Body,
+        ret: &Ty,
+        params: usize,
+    ) -> Result<(), JitError> {
+        let mut b = FunctionBuilder::new(func, fctx);
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let args: Vec<Value> = b.block_params(entry).to_vec();
+        let exit = b.create_block();
+        let mut t = FnTranslator {
+            s,
+            b,
+            ctx: args[0],
+            ret_ptr: None,
+            ret_ty: ret.clone(),
+            locals: Vec::new(),
+            local_tys: body.locals.iter().map(|l| l.ty.clone()).collect(),
+            loops: Vec::new(),
+            exit,
+        };
+        let mut next = 1;
+        if is_aggregate(ret) {
+            t.ret_ptr = Some(args[1]);
+            next = 2;
+        }
+        for (i, local) in body.locals.iter().enumerate() {
+            let store = t.declare_local(&local.ty);
+            t.locals.push(store);
+            if i < params {
+                // Parameters arrive in their ABI parts; an aggregate arrives as the address
+                // of the caller's private copy.
+                match store {
+                    LocalStore::Scalar(v) | LocalStore::Agg(v) => {
+                        t.b.def_var(v, args[next]);
+                        next += 1;
+                    }
+                    LocalStore::Str(p, l) => {
+                        t.b.def_var(p, args[next]);
+                        t.b.def_var(l, args[next + 1]);
+                        next += 2;
+                    }
+                    LocalStore::None => {}
+                }
+            } else {
+                t.init_local(LocalId(i as u32), store);
+            }
+        }
+        t.check_interrupt();
+        t.block(&body.block);
+        t.finish_with_return();
+        t.b.switch_to_block(exit);
+        t.emit_default_return();
+        t.b.seal_all_blocks();
+        let cfg = t.s.module.target_config();
+        t.b.finalize(cfg);
+        Ok(())
+    }
+
+    fn declare_local(&mut self, ty: &Ty) -> LocalStore {
+        match ty {
+            Ty::Int(_) | Ty::Bool | Ty::F64 => {
+                LocalStore::Scalar(self.b.declare_var(abi_parts(ty)[0]))
+            }
+            Ty::Str => LocalStore::Str(
+                self.b.declare_var(types::I64),
+                self.b.declare_var(types::I64),
+            ),
+            Ty::Array(..) | Ty::Tuple(_) | Ty::Struct(_) => {
+                LocalStore::Agg(self.b.declare_var(types::I64))
+            }
+            _ => LocalStore::None,
+        }
+    }
+
+    /// Locals start zeroed, with aggregate locals given their own stack memory.
+    fn init_local(&mut self, id: LocalId, store: LocalStore) {
+        let ty = self.local_tys[id.index()].clone();
+        match store {
+            LocalStore::Scalar(v) => {
+                let z = self.zero_scalar(&ty);
+                self.b.def_var(v, z);
+            }
+            LocalStore::Str(p, l) => {
+                let z = self.b.ins().iconst(types::I64, 0);
+                self.b.def_var(p, z);
+                self.b.def_var(l, z);
+            }
+            LocalStore::Agg(v) => {
+                let addr = self.temp(&ty);
+                self.zero_memory(addr, &ty);
+                self.b.def_var(v, addr);
+            }
+            LocalStore::None => {}
+        }
+    }
+
+    pub fn zero_scalar(&mut self, ty: &Ty) -> Value {
+        match ty {
+            Ty::F64 => self.b.ins().f64const(0.0),
+            other => {
+                let t = abi_parts(other).first().copied().unwrap_or(types::I64);
+                self.b.ins().iconst(t, 0)
+            }
+        }
+    }
+
+    /// Fresh stack memory for a value of `ty`; returns its address.
+    pub fn temp(&mut self, ty: &Ty) -> Value {
+        let (size, _) = layout::size_align(ty, self.s.p);
+        let slot: StackSlot = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            size.max(1) as u32,
+            3,
+        ));
+        self.b.ins().stack_addr(types::I64, slot, 0)
+    }
+
+    pub fn zero_memory(&mut self, addr: Value, ty: &Ty) {
+        let (size, _) = layout::size_align(ty, self.s.p);
+        let zero = self.b.ins().iconst(types::I8, 0);
+        let len = self.b.ins().iconst(types::I64, size as i64);
+        let cfg = self.s.module.target_config();
+        self.b.call_memset(cfg, addr, zero, len);
+    }
+
+    pub fn copy_memory(&mut self, dst: Value, src: Value, ty: &Ty) {
+        let (size, _) = layout::size_align(ty, self.s.p);
+        let len = self.b.ins().iconst(types::I64, size as i64);
+        let cfg = self.s.module.target_config();
+        self.b.call_memcpy(cfg, dst, src, len);
+    }
+
+    /// Starts a new block after a jump, so that the code after a `return` or `break` has a
+    /// place to go (it is unreachable).
+    pub fn after_jump(&mut self) {
+        let dead = self.b.create_block();
+        self.b.switch_to_block(dead);
+    }
+
+    fn set_status(&mut self, status: u32, code: u32, site: u32) {
+        let st = self.b.ins().iconst(types::I32, status as i64);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), st, self.ctx, OFF_STATUS);
+        let c = self.b.ins().iconst(types::I32, code as i64);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), c, self.ctx, OFF_CODE);
+        let si = self.b.ins().iconst(types::I32, site as i64);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), si, self.ctx, OFF_SITE);
+    }
+
+    /// Traps with `kind` at `span` when `cond` is nonzero; execution continues after it
+    /// otherwise.
+    pub fn trap_if(&mut self, cond: Value, kind: TrapKind, span: Span) {
+        let trap = self.b.create_block();
+        let cont = self.b.create_block();
+        self.b.ins().brif(cond, trap, &[], cont, &[]);
+        self.b.switch_to_block(trap);
+        let site = self.s.site(span, None);
+        self.set_status(STATUS_TRAP, trap_code(kind), site);
+        self.b.ins().jump(self.exit, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// Leaves the function when a callee stopped the block (a trap, failure or timeout).
+    pub fn propagate_stop(&mut self) {
+        let st = self
+            .b
+            .ins()
+            .load(types::I32, MemFlagsData::trusted(), self.ctx, OFF_STATUS);
+        let cont = self.b.create_block();
+        self.b.ins().brif(st, self.exit, &[], cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// Stops the block when the watchdog has raised the interrupt flag.
+    pub fn check_interrupt(&mut self) {
+        let flag_ptr =
+            self.b
+                .ins()
+                .load(types::I64, MemFlagsData::trusted(), self.ctx, OFF_INTERRUPT);
+        let flag = self
+            .b
+            .ins()
+            .load(types::I8, MemFlagsData::trusted(), flag_ptr, 0);
+        let stop = self.b.create_block();
+        let cont = self.b.create_block();
+        self.b.ins().brif(flag, stop, &[], cont, &[]);
+        self.b.switch_to_block(stop);
+        self.set_status(STATUS_TIMEOUT, 0, 0);
+        self.b.ins().jump(self.exit, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// Checks and counts call depth around a call at `span`; returns the depth to restore.
+    pub fn enter_call(&mut self, span: Span) -> Value {
+        let depth = self
+            .b
+            .ins()
+            .load(types::I32, MemFlagsData::trusted(), self.ctx, OFF_DEPTH);
+        let too_deep = self.icmp_k(
+            IntCC::UnsignedGreaterThanOrEqual,
+            depth,
+            MAX_CALL_DEPTH as i64,
+        );
+        self.trap_if(too_deep, TrapKind::RecursionTooDeep, span);
+        let deeper = self.b.ins().iadd_imm_s(depth, 1);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), deeper, self.ctx, OFF_DEPTH);
+        depth
+    }
+
+    pub fn leave_call(&mut self, depth: Value) {
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), depth, self.ctx, OFF_DEPTH);
+        self.propagate_stop();
+    }
+
+    fn emit_default_return(&mut self) {
+        if is_aggregate(&self.ret_ty) {
+            self.b.ins().return_(&[]);
+            return;
+        }
+        let parts = abi_parts(&self.ret_ty);
+        let zeros: Vec<Value> = parts
+            .iter()
+            .map(|t| {
+                if *t == types::F64 {
+                    self.b.ins().f64const(0.0)
+                } else {
+                    self.b.ins().iconst(*t, 0)
+                }
+            })
+            .collect();
+        self.b.ins().return_(&zeros);
+    }
+
+    /// The end of the body: a function without a return type returns here; one with a return
+    /// type cannot reach it (the checker proved every path returns).
+    fn finish_with_return(&mut self) {
+        self.emit_default_return();
+    }
+
+    pub fn block(&mut self, b: &IrBlock) {
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Let { local, init } => {
+                let v = match init.kind {
+                    ExprKind::Undefined => None,
+                    _ => Some(self.expr(init)),
+                };
+                match v {
+                    Some(v) => self.store_local(*local, v),
+                    None => {
+                        let store = self.locals[local.index()];
+                        self.init_local(*local, store);
+                    }
+                }
+            }
+            StmtKind::LetTuple { locals, init } => {
+                let v = self.expr(init);
+                let addr = v.one();
+                for (i, l) in locals.iter().enumerate() {
+                    let off = layout::field_offset(&init.ty, i, self.s.p) as i32;
+                    let fty = self.local_tys[l.index()].clone();
+                    let field_addr = self.b.ins().iadd_imm_s(addr, off as i64);
+                    let fv = self.load(field_addr, &fty);
+                    self.store_local(*l, fv);
+                }
+            }
+            StmtKind::Assign { place, op, value } => {
+                let target = self.place(place);
+                let v = self.expr(value);
+                let v = match op {
+                    None => v,
+                    Some(op) => {
+                        let cur = self.read_place(&target, &place.ty);
+                        self.binary_values(*op, cur, v, &place.ty, &value.ty, place.span)
+                    }
+                };
+                self.write_place(target, v, &place.ty);
+            }
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let c = self.expr(cond).one();
+                let then_b = self.b.create_block();
+                let else_b = self.b.create_block();
+                let join = self.b.create_block();
+                self.b.ins().brif(c, then_b, &[], else_b, &[]);
+                self.b.switch_to_block(then_b);
+                self.block(then);
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(else_b);
+                self.block(otherwise);
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(join);
+            }
+            StmtKind::While { cond, body, step } => {
+                let header = self.b.create_block();
+                let body_b = self.b.create_block();
+                let step_b = self.b.create_block();
+                let exit = self.b.create_block();
+                self.b.ins().jump(header, &[]);
+                self.b.switch_to_block(header);
+                self.check_interrupt();
+                let c = self.expr(cond).one();
+                self.b.ins().brif(c, body_b, &[], exit, &[]);
+                self.b.switch_to_block(body_b);
+                self.loops.push((step_b, exit));
+                self.block(body);
+                self.loops.pop();
+                self.b.ins().jump(step_b, &[]);
+                self.b.switch_to_block(step_b);
+                self.block(step);
+                self.b.ins().jump(header, &[]);
+                self.b.switch_to_block(exit);
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                if let Some(&(cont, brk)) = self.loops.last() {
+                    let target = if matches!(s.kind, StmtKind::Break) {
+                        brk
+                    } else {
+                        cont
+                    };
+                    self.b.ins().jump(target, &[]);
+                    self.after_jump();
+                }
+            }
+            StmtKind::Return(value) => {
+                match value {
+                    None => self.emit_default_return(),
+                    Some(e) => {
+                        let v = self.expr(e);
+                        match (self.ret_ptr, v) {
+                            (Some(dst), Val::Agg(src)) => {
+                                let ty = self.ret_ty.clone();
+                                self.copy_memory(dst, src, &ty);
+                                self.b.ins().return_(&[]);
+                            }
+                            _ => {
+                                let parts = v.parts();
+                                self.b.ins().return_(&parts);
+                            }
+                        }
+                    }
+                }
+                self.after_jump();
+            }
+            StmtKind::Assert { cond, .. } => self.assert(cond, s.span),
+            StmtKind::Expr(e) => {
+                self.expr(e);
+            }
+            StmtKind::Block(b) => self.block(b),
+        }
+    }
+
+    fn assert(&mut self, cond: &Expr, span: Span) {
+        if let ExprKind::Binary(op, l, r) = &cond.kind {
+            if op.is_comparison() {
+                let a = self.expr(l);
+                let b = self.expr(r);
+                let ok = self.compare(*op, a, b, &l.ty);
+                let fail = self.b.create_block();
+                let cont = self.b.create_block();
+                self.b.ins().brif(ok, cont, &[], fail, &[]);
+                self.b.switch_to_block(fail);
+                self.store_side(a, &l.ty, OFF_LEFT);
+                self.store_side(b, &r.ty, OFF_RIGHT);
+                let site = self.s.site(span, Some((l.ty.clone(), r.ty.clone())));
+                self.set_status(STATUS_FAIL, 0, site);
+                let capture = self
+                    .s
+                    .module
+                    .declare_func_in_func(self.s.imports.capture, self.b.func);
+                self.b.ins().call(capture, &[self.ctx]);
+                self.b.ins().jump(self.exit, &[]);
+                self.b.switch_to_block(cont);
+                return;
+            }
+        }
+        let c = self.expr(cond).one();
+        let fail = self.b.create_block();
+        let cont = self.b.create_block();
+        self.b.ins().brif(c, cont, &[], fail, &[]);
+        self.b.switch_to_block(fail);
+        let site = self.s.site(span, None);
+        self.set_status(STATUS_FAIL, 0, site);
+        self.b.ins().jump(self.exit, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// Stores one side of a failed comparison in the context for the host to read.
+    fn store_side(&mut self, v: Val, ty: &Ty, off: i32) {
+        let flags = MemFlagsData::trusted();
+        match v {
+            Val::Str(p, l) => {
+                self.b.ins().store(flags, p, self.ctx, off);
+                self.b.ins().store(flags, l, self.ctx, off + 8);
+            }
+            Val::Agg(p) => {
+                self.b.ins().store(flags, p, self.ctx, off);
+            }
+            Val::One(x) => {
+                let word = match ty {
+                    Ty::F64 => self.b.ins().bitcast(types::I64, MemFlagsData::new(), x),
+                    _ if self.b.func.dfg.value_type(x) == types::I64 => x,
+                    _ => self.b.ins().uextend(types::I64, x),
+                };
+                self.b.ins().store(flags, word, self.ctx, off);
+            }
+            Val::Unit => {}
+        }
+    }
+
+    fn store_local(&mut self, id: LocalId, v: Val) {
+        match (self.locals[id.index()], v) {
+            (LocalStore::Scalar(var), Val::One(x)) => self.b.def_var(var, x),
+            (LocalStore::Str(p, l), Val::Str(a, b)) => {
+                self.b.def_var(p, a);
+                self.b.def_var(l, b);
+            }
+            (LocalStore::Agg(var), Val::Agg(src)) => {
+                let dst = self.b.use_var(var);
+                let ty = self.local_tys[id.index()].clone();
+                self.copy_memory(dst, src, &ty);
+            }
+            _ => {}
+        }
+    }
+
+    pub fn load_local(&mut self, id: LocalId) -> Val {
+        match self.locals[id.index()] {
+            LocalStore::Scalar(v) => Val::One(self.b.use_var(v)),
+            LocalStore::Str(p, l) => Val::Str(self.b.use_var(p), self.b.use_var(l)),
+            LocalStore::Agg(v) => Val::Agg(self.b.use_var(v)),
+            LocalStore::None => Val::Unit,
+        }
+    }
+
+    /// Loads a value of type `ty` from memory.
+    pub fn load(&mut self, addr: Value, ty: &Ty) -> Val {
+        let flags = MemFlagsData::trusted();
+        match ty {
+            Ty::Str => {
+                let p = self.b.ins().load(types::I64, flags, addr, 0);
+                let l = self.b.ins().load(types::I64, flags, addr, 8);
+                Val::Str(p, l)
+            }
+            t if is_aggregate(t) => Val::Agg(addr),
+            Ty::Int(_) | Ty::Bool | Ty::F64 => {
+                let ct = abi_parts(ty)[0];
+                Val::One(self.b.ins().load(ct, flags, addr, 0))
+            }
+            _ => Val::Unit,
+        }
+    }
+
+    /// Stores a value of type `ty` to memory (aggregates are copied).
+    pub fn store(&mut self, addr: Value, v: Val, ty: &Ty) {
+        let flags = MemFlagsData::trusted();
+        match v {
+            Val::One(x) => {
+                self.b.ins().store(flags, x, addr, 0);
+            }
+            Val::Str(p, l) => {
+                self.b.ins().store(flags, p, addr, 0);
+                self.b.ins().store(flags, l, addr, 8);
+            }
+            Val::Agg(src) => self.copy_memory(addr, src, ty),
+            Val::Unit => {}
+        }
+    }
+
+    /// Evaluates a place's indexes (outermost first, each checked against its array) and
+    /// returns where it is.
+    fn place(&mut self, e: &Expr) -> Place {
+        match &e.kind {
+            ExprKind::Local(id) => match self.locals[id.index()] {
+                LocalStore::Agg(v) => Place::Mem(self.b.use_var(v), e.ty.clone()),
+                _ => Place::Local(*id),
+            },
+            ExprKind::Global(id) => {
+                let base =
+                    self.b
+                        .ins()
+                        .load(types::I64, MemFlagsData::trusted(), self.ctx, OFF_GLOBALS);
+                let off = self.s.global_offsets[id.index()] as i64;
+                Place::Mem(self.b.ins().iadd_imm_s(base, off), e.ty.clone())
+            }
+            ExprKind::Field(base, i) => match self.place(base) {
+                Place::Mem(addr, bty) => {
+                    let off = layout::field_offset(&bty, *i as usize, self.s.p) as i64;
+                    Place::Mem(self.b.ins().iadd_imm_s(addr, off), e.ty.clone())
+                }
+                local => local,
+            },
+            ExprKind::Index(base, index) => match self.place(base) {
+                Place::Mem(addr, bty) => {
+                    let elem_addr = self.element_address(addr, &bty, index);
+                    Place::Mem(elem_addr, e.ty.clone())
+                }
+                local => local,
+            },
+            _ => Place::Local(LocalId(0)),
+        }
+    }
+
+    fn read_place(&mut self, p: &Place, ty: &Ty) -> Val {
+        match p {
+            Place::Local(id) => self.load_local(*id),
+            Place::Mem(addr, _) => self.load(*addr, ty),
+        }
+    }
+
+    fn write_place(&mut self, p: Place, v: Val, ty: &Ty) {
+        match p {
+            Place::Local(id) => self.store_local(id, v),
+            Place::Mem(addr, _) => self.store(addr, v, ty),
+        }
+    }
+
+    /// The address of `array[index]`, trapping when the index is out of bounds.
+    pub fn element_address(&mut self, array: Value, array_ty: &Ty, index: &Expr) -> Value {
+        let (elem, n) = match array_ty {
+            Ty::Array(elem, n) => ((**elem).clone(), *n),
+            _ => (Ty::Error, 0),
+        };
+        let i = self.expr(index).one();
+        let i = self.to_i64(i, &index.ty);
+        let out = self.icmp_k(IntCC::UnsignedGreaterThanOrEqual, i, n as i64);
+        self.trap_if(out, TrapKind::IndexOutOfBounds, index.span);
+        let stride = layout::stride(&elem, self.s.p) as i64;
+        let off = self.b.ins().imul_imm_u(i, stride);
+        self.b.ins().iadd(array, off)
+    }
+
+    /// Extends an integer of type `ty` to 64 bits.
+    pub fn to_i64(&mut self, v: Value, ty: &Ty) -> Value {
+        let vt = self.b.func.dfg.value_type(v);
+        if vt == types::I64 {
+            return v;
+        }
+        match ty {
+            Ty::Int(t) if t.signed() => self.b.ins().sextend(types::I64, v),
+            _ => self.b.ins().uextend(types::I64, v),
+        }
+    }
+}
