@@ -257,10 +257,12 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
             self.b
                 .ins()
                 .load(types::I64, MemFlagsData::trusted(), self.ctx, OFF_INTERRUPT);
+        // An atomic load: the optimiser may merge a plain load with an earlier one, and the
+        // loop would never see the flag change.
         let flag = self
             .b
             .ins()
-            .load(types::I8, MemFlagsData::trusted(), flag_ptr, 0);
+            .atomic_load(types::I8, MemFlagsData::trusted(), flag_ptr);
         let stop = self.b.create_block();
         let cont = self.b.create_block();
         self.b.ins().brif(flag, stop, &[], cont, &[]);
