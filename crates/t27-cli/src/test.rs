@@ -100,12 +100,11 @@ pub fn run(opts: &Options) -> u8 {
         Format::Json => println!("{}", t27_run::json_summary(&summary)),
     }
     let reports = reports.into_inner().unwrap_or_default();
-    if let Some(path) = &opts.junit {
-        if let Err(e) = std::fs::write(path, t27_run::junit(&checked, &reports)) {
+    if let Some(path) = &opts.junit
+        && let Err(e) = std::fs::write(path, t27_run::junit(&checked, &reports)) {
             eprintln!("error: cannot write {}: {e}", path.display());
             return EXIT_USAGE;
         }
-    }
     let code = if summary.not_run > 0 {
         EXIT_NOT_COMPILED
     } else if summary.failed > 0 {

@@ -168,3 +168,74 @@ fn tempdir() -> PathBuf {
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
 }
+
+#[test]
+fn test_runs_the_owner_specs_natively() {
+    let o = t27(&["test", "specs/queen"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.trim_end().ends_with("29 passed, 0 failed"), "{out}");
+    assert!(out.contains("PASS    QueenDispatch::end_reason_constants_are_correct  (test; 2 runtime, 8 folded asserts;"), "{out}");
+    let eval = t27(&["test", "--engine", "eval", "specs/queen"]);
+    assert_eq!(eval.status.code(), Some(0));
+}
+
+#[test]
+fn test_exit_codes() {
+    // A failing block: 1.
+    let o = t27(&["test", "--timeout", "0.2", "tests/fixtures/run/traps.t27"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // A spec that does not compile: its blocks are not run, and the exit code is 2.
+    let o = t27(&["test", "tests/fixtures/errors/E2007-argument-count.t27"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("NOT RUN"));
+    // Usage and I/O errors: 3.
+    assert_eq!(t27(&["test", "--engine", "llvm"]).status.code(), Some(3));
+    assert_eq!(t27(&["test", "no/such/spec.t27"]).status.code(), Some(3));
+    assert_eq!(
+        t27(&["test", "--timeout", "-1", "specs/queen"])
+            .status
+            .code(),
+        Some(3)
+    );
+}
+
+#[test]
+fn test_filter_exact_and_list() {
+    let o = t27(&["test", "--list", "--filter", "end_reason", "specs/queen"]);
+    let listed = String::from_utf8_lossy(&o.stdout).lines().count();
+    assert_eq!(listed, 9, "{}", String::from_utf8_lossy(&o.stdout));
+    let o = t27(&[
+        "test",
+        "--filter",
+        "QueenDispatch::end_reason_to_name_conversion",
+        "--exact",
+        "specs/queen",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.trim_end().ends_with("1 passed, 0 failed"), "{out}");
+}
+
+#[test]
+fn test_json_and_junit_outputs() {
+    let junit = tempdir().join("junit.xml");
+    let o = t27(&[
+        "test",
+        "--format",
+        "json",
+        "--junit",
+        junit.to_str().expect("utf-8"),
+        "specs/queen",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 30);
+    assert_eq!(lines[29]["type"], "summary");
+    assert_eq!(lines[29]["passed"], 29);
+    let xml = std::fs::read_to_string(&junit).expect("the JUnit file is written");
+    assert!(xml.contains("<testcase classname=\"specs/queen/dispatch.t27\" name=\"QueenDispatch::the_table_moves_only_along_its_guards\""));
+}

@@ -114,7 +114,7 @@ impl<'p> Machine<'p> {
     /// Polls the interrupt now and then: at every loop iteration and call.
     fn tick(&mut self) -> Run<()> {
         self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks % 1024 == 0 && self.interrupt.load(Ordering::Relaxed) {
+        if self.ticks.is_multiple_of(1024) && self.interrupt.load(Ordering::Relaxed) {
             return Err(Stop::Timeout);
         }
         Ok(())
@@ -193,8 +193,8 @@ impl<'p> Machine<'p> {
 
     /// An assert; for a comparison, both sides are computed once and kept for the report.
     fn assert(&mut self, frame: &mut Vec<Rt>, cond: &Expr, span: Span) -> Run<()> {
-        if let ExprKind::Binary(op, l, r) = &cond.kind {
-            if op.is_comparison() {
+        if let ExprKind::Binary(op, l, r) = &cond.kind
+            && op.is_comparison() {
                 let a = self.eval(frame, l)?;
                 let b = self.eval(frame, r)?;
                 if compare(*op, &a, &b) {
@@ -206,7 +206,6 @@ impl<'p> Machine<'p> {
                     right: Some(b.shown()),
                 });
             }
-        }
         if self.eval(frame, cond)?.bool() {
             Ok(())
         } else {

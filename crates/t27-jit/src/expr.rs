@@ -111,7 +111,7 @@ impl FnTranslator<'_, '_, '_> {
                     other => (other.one(), self.b.ins().iconst(types::I64, 0)),
                 };
                 let i = self.expr(index).one();
-                let i = self.to_i64(i, &index.ty);
+                let i = self.widen_to_i64(i, &index.ty);
                 let out = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
                 self.trap_if(out, TrapKind::IndexOutOfBounds, index.span);
                 let addr = self.b.ins().iadd(ptr, i);
@@ -508,7 +508,7 @@ impl FnTranslator<'_, '_, '_> {
 
     fn shift(&mut self, op: BinOp, x: Value, y: Value, t: IntTy, rty: &Ty, span: Span) -> Value {
         let ct = int_type(t);
-        let amount = self.to_i64(y, rty);
+        let amount = self.widen_to_i64(y, rty);
         // Negative amounts are huge unsigned numbers: one unsigned comparison covers both.
         let too_wide = self.icmp_k(IntCC::UnsignedGreaterThanOrEqual, amount, t.bits() as i64);
         self.trap_if(too_wide, TrapKind::ShiftTooWide, span);
@@ -541,7 +541,7 @@ impl FnTranslator<'_, '_, '_> {
         match (from, to) {
             (Ty::Int(s), Ty::Int(t)) => self.int_cast(v, *s, *t, span),
             (Ty::Int(s), Ty::F64) => {
-                let w = self.to_i64(v, from);
+                let w = self.widen_to_i64(v, from);
                 if s.signed() {
                     self.b.ins().fcvt_from_sint(types::F64, w)
                 } else {

@@ -445,8 +445,8 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
     }
 
     fn assert(&mut self, cond: &Expr, span: Span) {
-        if let ExprKind::Binary(op, l, r) = &cond.kind {
-            if op.is_comparison() {
+        if let ExprKind::Binary(op, l, r) = &cond.kind
+            && op.is_comparison() {
                 let a = self.expr(l);
                 let b = self.expr(r);
                 let ok = self.compare(*op, a, b, &l.ty);
@@ -467,7 +467,6 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
                 self.b.switch_to_block(cont);
                 return;
             }
-        }
         let c = self.expr(cond).one();
         let fail = self.b.create_block();
         let cont = self.b.create_block();
@@ -616,7 +615,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
             _ => (Ty::Error, 0),
         };
         let i = self.expr(index).one();
-        let i = self.to_i64(i, &index.ty);
+        let i = self.widen_to_i64(i, &index.ty);
         let out = self.icmp_k(IntCC::UnsignedGreaterThanOrEqual, i, n as i64);
         self.trap_if(out, TrapKind::IndexOutOfBounds, index.span);
         let stride = layout::stride(&elem, self.s.p) as i64;
@@ -625,7 +624,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
     }
 
     /// Extends an integer of type `ty` to 64 bits.
-    pub fn to_i64(&mut self, v: Value, ty: &Ty) -> Value {
+    pub fn widen_to_i64(&mut self, v: Value, ty: &Ty) -> Value {
         let vt = self.b.func.dfg.value_type(v);
         if vt == types::I64 {
             return v;

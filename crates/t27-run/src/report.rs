@@ -30,7 +30,7 @@ fn kind(t: &Test) -> &'static str {
 }
 
 /// The assert at `span` in a block, to name the values of its two sides.
-fn assert_sides<'a>(b: &'a t27_ir::Block, span: t27_diag::Span) -> Option<(&'a Expr, &'a Expr)> {
+fn assert_sides(b: &t27_ir::Block, span: t27_diag::Span) -> Option<(&Expr, &Expr)> {
     for s in &b.stmts {
         let found = match &s.kind {
             StmtKind::Assert { cond, .. } if s.span == span => match &cond.kind {

@@ -1,0 +1,287 @@
+//! The two engines: every fixture and spec runs on the reference evaluator and on the JIT, and
+//! every block must end the same way. Also the runner's reports: values, JSON lines, JUnit.
+
+mod common;
+
+use common::*;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use t27_check::Checked;
+use t27_diag::Sources;
+use t27_ir::Outcome;
+use t27_run::{BlockReport, BlockResult, Engine, RunOptions};
+
+fn run(checked: &Checked, engine: Engine) -> (Vec<BlockReport>, t27_run::Summary) {
+    let opts = RunOptions {
+        engine,
+        timeout: Duration::from_millis(300),
+        filter: None,
+        exact: false,
+    };
+    let mut reports = Vec::new();
+    let summary = t27_run::run(checked, &opts, &mut |r: &BlockReport| {
+        reports.push(r.clone())
+    });
+    (reports, summary)
+}
+
+/// A block's outcome without its duration, in words that read well in a snapshot.
+fn line(checked: &Checked, r: &BlockReport) -> String {
+    let p = &checked.program;
+    let name = format!(
+        "{}::{}",
+        p.modules[r.module.index()].name,
+        p.tests[r.test.index()].decl.name
+    );
+    let text = checked.sources.text(p.modules[r.module.index()].file);
+    let at = |span: t27_diag::Span| {
+        let (l, c) = t27_diag::LineIndex::new(text).line_col(text, span.start as usize);
+        format!("{l}:{c}")
+    };
+    let what = match &r.result {
+        BlockResult::NotRun => "not run".to_string(),
+        BlockResult::Ran(Outcome::Pass) => "pass".to_string(),
+        BlockResult::Ran(Outcome::Timeout) => "timeout".to_string(),
+        BlockResult::Ran(Outcome::Trap { kind, span }) => {
+            format!("trap {} at {}", kind.name(), at(*span))
+        }
+        BlockResult::Ran(Outcome::Fail {
+            assert,
+            left,
+            right,
+        }) => {
+            let sides = match (left, right) {
+                (Some(l), Some(r)) => format!(" (left {l}, right {r})"),
+                _ => String::new(),
+            };
+            format!("fail at {}{sides}", at(*assert))
+        }
+    };
+    format!("{name}: {what}")
+}
+
+fn listing(checked: &Checked, reports: &[BlockReport]) -> String {
+    reports.iter().map(|r| line(checked, r) + "\n").collect()
+}
+
+/// Every request whose blocks can run: the good fixtures, the run fixtures, the examples and
+/// the owner's specs.
+fn requests() -> Vec<Vec<PathBuf>> {
+    vec![
+        t27_files(Path::new("tests/fixtures/good")),
+        t27_files(Path::new("tests/fixtures/run")),
+        t27_files(Path::new("examples")),
+        t27_files(Path::new("specs")),
+    ]
+}
+
+#[test]
+fn both_engines_end_every_block_the_same_way() {
+    for paths in requests() {
+        let checked = check_paths(&paths, &mut MemLoader::default());
+        let (eval, eval_summary) = run(&checked, Engine::Eval);
+        let (jit, jit_summary) = run(&checked, Engine::Jit);
+        assert!(
+            jit_summary.engine_error.is_none(),
+            "{:?}",
+            jit_summary.engine_error
+        );
+        assert!(!eval.is_empty(), "{paths:?} ran no block");
+        assert_eq!(
+            listing(&checked, &eval),
+            listing(&checked, &jit),
+            "engines disagree on {paths:?}"
+        );
+        assert_eq!(eval_summary, jit_summary);
+    }
+}
+
+#[test]
+fn run_fixtures_end_as_recorded() {
+    let checked = check_paths(
+        &t27_files(Path::new("tests/fixtures/run")),
+        &mut MemLoader::default(),
+    );
+    let (reports, summary) = run(&checked, Engine::Jit);
+    insta::assert_snapshot!(format!(
+        "{}{}",
+        listing(&checked, &reports),
+        t27_run::human_summary(&summary)
+    ));
+}
+
+#[test]
+fn the_owner_specs_pass_natively() {
+    let checked = check_paths(
+        &t27_files(Path::new("specs/queen")),
+        &mut MemLoader::default(),
+    );
+    let (reports, summary) = run(&checked, Engine::Jit);
+    assert_eq!(
+        (summary.passed, summary.failed),
+        (29, 0),
+        "{}",
+        listing(&checked, &reports)
+    );
+    let p = &checked.program;
+    let blocks = |file: &str| {
+        reports
+            .iter()
+            .filter(|r| {
+                checked
+                    .sources
+                    .name(p.modules[r.module.index()].file)
+                    .ends_with(file)
+            })
+            .count()
+    };
+    assert_eq!(
+        (blocks("review_first.t27"), blocks("dispatch.t27")),
+        (10, 19)
+    );
+    let end_reasons = p
+        .tests
+        .iter()
+        .find(|t| t.decl.name == "end_reason_constants_are_correct")
+        .expect("the test exists");
+    assert_eq!(
+        (end_reasons.runtime_asserts, end_reasons.folded_asserts),
+        (2, 8)
+    );
+}
+
+#[test]
+fn a_changed_constant_fails_exactly_the_blocks_that_depend_on_it() {
+    let path = PathBuf::from("specs/queen/dispatch.t27");
+    let text = std::fs::read_to_string(&path).expect("the owner's spec");
+    let changed = text.replace(
+        "pub const SENDBACK_CEILING : u32 = 2;",
+        "pub const SENDBACK_CEILING : u32 = 3;",
+    );
+    assert_ne!(text, changed);
+    let mut loader = MemLoader::default();
+    loader.files.insert(path.clone(), changed.into_bytes());
+    let checked = check_paths(&[path], &mut loader);
+    for engine in [Engine::Jit, Engine::Eval] {
+        let (reports, summary) = run(&checked, engine);
+        let failed: Vec<String> = reports
+            .iter()
+            .filter(|r| !r.passed())
+            .map(|r| t27_run::json_block(&checked, r))
+            .collect();
+        let failed: Vec<serde_json::Value> = failed
+            .iter()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect();
+        let got: Vec<(String, u64, String, String)> = failed
+            .iter()
+            .map(|f| {
+                let side = |k: &str| match (f[k].as_str(), f[format!("{k}_name")].as_str()) {
+                    (Some(v), Some(n)) => format!("{v} ({n})"),
+                    (Some(v), None) => v.to_string(),
+                    _ => String::new(),
+                };
+                (
+                    f["name"].as_str().unwrap_or_default().to_string(),
+                    f["line"].as_u64().unwrap_or(0),
+                    side("left"),
+                    side("right"),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "the_ceiling_is_two".to_string(),
+                    321,
+                    String::new(),
+                    String::new()
+                ),
+                (
+                    "a_claim_follows_the_verdict_and_three_clocks".to_string(),
+                    395,
+                    "4 (C_FAILED)".to_string(),
+                    "2 (C_REJECTED)".to_string()
+                ),
+                (
+                    "review_escalates_without_work_and_after_two_send_backs".to_string(),
+                    434,
+                    "1 (R_SENDBACK)".to_string(),
+                    "2 (R_ESCALATE)".to_string()
+                ),
+            ]
+        );
+        assert_eq!((summary.passed, summary.failed), (16, 3));
+    }
+}
+
+#[test]
+fn json_lines_and_junit_are_well_formed() {
+    let checked = check_paths(
+        &t27_files(Path::new("tests/fixtures/run")),
+        &mut MemLoader::default(),
+    );
+    let (reports, summary) = run(&checked, Engine::Jit);
+    for r in &reports {
+        let v: serde_json::Value =
+            serde_json::from_str(&t27_run::json_block(&checked, r)).expect("a JSON object");
+        assert_eq!(v["type"], "block");
+        for field in [
+            "module",
+            "file",
+            "name",
+            "kind",
+            "outcome",
+            "runtime_asserts",
+            "folded_asserts",
+            "duration_ms",
+        ] {
+            assert!(!v[field].is_null(), "{field} missing in {v}");
+        }
+        if v["outcome"] != "pass" {
+            assert!(v["message"].is_string(), "{v}");
+        }
+        if v["outcome"] == "trap" {
+            assert!(
+                v["trap"].is_string() && v["line"].is_u64() && v["column"].is_u64(),
+                "{v}"
+            );
+        }
+    }
+    let s: serde_json::Value =
+        serde_json::from_str(&t27_run::json_summary(&summary)).expect("a JSON object");
+    assert_eq!(
+        (
+            s["type"].as_str(),
+            s["passed"].as_u64(),
+            s["failed"].as_u64()
+        ),
+        (Some("summary"), Some(5), Some(22))
+    );
+    let xml = t27_run::junit(&checked, &reports);
+    let doc = roxmltree::Document::parse(&xml).expect("JUnit XML parses");
+    let cases: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .collect();
+    assert_eq!(cases.len(), reports.len());
+    assert!(cases.iter().all(|c| {
+        c.attribute("classname")
+            .is_some_and(|f| f.ends_with(".t27"))
+    }));
+    assert!(
+        cases
+            .iter()
+            .any(|c| c.attribute("name") == Some("RunTraps::overflow_traps"))
+    );
+    let failures = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("failure"))
+        .count();
+    let errors = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("error"))
+        .count();
+    assert_eq!(failures + errors, 22);
+}
