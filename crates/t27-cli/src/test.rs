@@ -101,10 +101,11 @@ pub fn run(opts: &Options) -> u8 {
     }
     let reports = reports.into_inner().unwrap_or_default();
     if let Some(path) = &opts.junit
-        && let Err(e) = std::fs::write(path, t27_run::junit(&checked, &reports)) {
-            eprintln!("error: cannot write {}: {e}", path.display());
-            return EXIT_USAGE;
-        }
+        && let Err(e) = std::fs::write(path, t27_run::junit(&checked, &reports))
+    {
+        eprintln!("error: cannot write {}: {e}", path.display());
+        return EXIT_USAGE;
+    }
     let code = if summary.not_run > 0 {
         EXIT_NOT_COMPILED
     } else if summary.failed > 0 {

@@ -194,18 +194,19 @@ impl<'p> Machine<'p> {
     /// An assert; for a comparison, both sides are computed once and kept for the report.
     fn assert(&mut self, frame: &mut Vec<Rt>, cond: &Expr, span: Span) -> Run<()> {
         if let ExprKind::Binary(op, l, r) = &cond.kind
-            && op.is_comparison() {
-                let a = self.eval(frame, l)?;
-                let b = self.eval(frame, r)?;
-                if compare(*op, &a, &b) {
-                    return Ok(());
-                }
-                return Err(Stop::Fail {
-                    assert: span,
-                    left: Some(a.shown()),
-                    right: Some(b.shown()),
-                });
+            && op.is_comparison()
+        {
+            let a = self.eval(frame, l)?;
+            let b = self.eval(frame, r)?;
+            if compare(*op, &a, &b) {
+                return Ok(());
             }
+            return Err(Stop::Fail {
+                assert: span,
+                left: Some(a.shown()),
+                right: Some(b.shown()),
+            });
+        }
         if self.eval(frame, cond)?.bool() {
             Ok(())
         } else {

@@ -446,27 +446,28 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
 
     fn assert(&mut self, cond: &Expr, span: Span) {
         if let ExprKind::Binary(op, l, r) = &cond.kind
-            && op.is_comparison() {
-                let a = self.expr(l);
-                let b = self.expr(r);
-                let ok = self.compare(*op, a, b, &l.ty);
-                let fail = self.b.create_block();
-                let cont = self.b.create_block();
-                self.b.ins().brif(ok, cont, &[], fail, &[]);
-                self.b.switch_to_block(fail);
-                self.store_side(a, &l.ty, OFF_LEFT);
-                self.store_side(b, &r.ty, OFF_RIGHT);
-                let site = self.s.site(span, Some((l.ty.clone(), r.ty.clone())));
-                self.set_status(STATUS_FAIL, 0, site);
-                let capture = self
-                    .s
-                    .module
-                    .declare_func_in_func(self.s.imports.capture, self.b.func);
-                self.b.ins().call(capture, &[self.ctx]);
-                self.b.ins().jump(self.exit, &[]);
-                self.b.switch_to_block(cont);
-                return;
-            }
+            && op.is_comparison()
+        {
+            let a = self.expr(l);
+            let b = self.expr(r);
+            let ok = self.compare(*op, a, b, &l.ty);
+            let fail = self.b.create_block();
+            let cont = self.b.create_block();
+            self.b.ins().brif(ok, cont, &[], fail, &[]);
+            self.b.switch_to_block(fail);
+            self.store_side(a, &l.ty, OFF_LEFT);
+            self.store_side(b, &r.ty, OFF_RIGHT);
+            let site = self.s.site(span, Some((l.ty.clone(), r.ty.clone())));
+            self.set_status(STATUS_FAIL, 0, site);
+            let capture = self
+                .s
+                .module
+                .declare_func_in_func(self.s.imports.capture, self.b.func);
+            self.b.ins().call(capture, &[self.ctx]);
+            self.b.ins().jump(self.exit, &[]);
+            self.b.switch_to_block(cont);
+            return;
+        }
         let c = self.expr(cond).one();
         let fail = self.b.create_block();
         let cont = self.b.create_block();

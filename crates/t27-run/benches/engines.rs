@@ -1,0 +1,359 @@
+//! Engine benchmarks: the owner's specs end to end on the JIT and on the evaluator; a
+//! compute-heavy sweep of `next_state` and `claim_of` over their whole input domain against
+//! the same logic in Rust; and generated replay specs of 100,000 and 1,000,000 runtime
+//! asserts, end to end.
+//!
+//! Run: `cargo bench -p t27-run --bench engines` (figures go in BENCHMARKS.md).
+//! `cargo test -p t27-run --bench engines` runs it once, small, as a smoke test.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use t27_check::Loader;
+use t27_run::{BlockReport, Engine, RunOptions};
+
+struct MemLoader(HashMap<PathBuf, Vec<u8>>);
+
+impl Loader for MemLoader {
+    fn read(&mut self, path: &Path) -> Result<Vec<u8>, String> {
+        self.0
+            .get(&t27_check::normalize(path))
+            .cloned()
+            .ok_or_else(|| "not found".to_string())
+    }
+}
+
+fn owner_spec() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../specs/queen/dispatch.t27");
+    std::fs::read_to_string(path).expect("specs/queen/dispatch.t27")
+}
+
+/// Checks and runs a spec tree held in memory; returns the time and the pass/fail counts.
+fn check_and_run(files: &[(&str, String)], engine: Engine) -> (Duration, usize, usize) {
+    let started = Instant::now();
+    let mut loader = MemLoader(
+        files
+            .iter()
+            .map(|(p, t)| (PathBuf::from(p), t.clone().into_bytes()))
+            .collect(),
+    );
+    let requested: Vec<PathBuf> = files
+        .iter()
+        .filter(|(p, _)| !p.ends_with("dispatch.t27") || files.len() == 1)
+        .map(|(p, _)| PathBuf::from(p))
+        .collect();
+    let checked = t27_check::check(&requested, None, &mut loader);
+    assert_eq!(
+        checked.error_count(),
+        0,
+        "the benchmark spec must check cleanly"
+    );
+    let opts = RunOptions {
+        engine,
+        timeout: Duration::from_secs(600),
+        filter: None,
+        exact: false,
+    };
+    let summary = t27_run::run(&checked, &opts, &mut |_: &BlockReport| {});
+    let elapsed = started.elapsed();
+    std::mem::forget(checked);
+    (elapsed, summary.passed, summary.failed)
+}
+
+// ---- The same decision logic in Rust, for the comparison and to compute expected values ----
+
+const ILLEGAL: u32 = 99;
+
+fn next_state(state: u32, event: u32) -> u32 {
+    match state {
+        0 => match event {
+            0 => 1,
+            1 => 2,
+            _ => ILLEGAL,
+        },
+        1 => match event {
+            2 => 3,
+            4 | 5 => 10,
+            _ => ILLEGAL,
+        },
+        3 | 4 => match event {
+            6 => 5,
+            7 => 6,
+            8 => 7,
+            9 => 4,
+            10 => 8,
+            11 => 9,
+            14 => 11,
+            _ => ILLEGAL,
+        },
+        5 => match event {
+            12 => 6,
+            13 => 7,
+            _ => ILLEGAL,
+        },
+        6 | 8 => match event {
+            11 => 9,
+            14 => 11,
+            _ => ILLEGAL,
+        },
+        7 => match event {
+            11 => 9,
+            _ => ILLEGAL,
+        },
+        9 | 10 | 2 | 11 => match event {
+            15 => 1,
+            _ => ILLEGAL,
+        },
+        _ => ILLEGAL,
+    }
+}
+
+fn claim_of(finished: bool, verdict: u32, idle_ms: u64, send_backs: u32, releases: u32) -> u32 {
+    const C_RUNNING: u32 = 0;
+    const C_ACCEPTED: u32 = 1;
+    const C_REJECTED: u32 = 2;
+    const C_AWAITING_REVIEW: u32 = 3;
+    const C_FAILED: u32 = 4;
+    if !finished {
+        return C_RUNNING;
+    }
+    if verdict == 6 {
+        return C_ACCEPTED;
+    }
+    if verdict == 7 || verdict == 8 {
+        return C_FAILED;
+    }
+    if verdict == 3 {
+        if idle_ms >= 1_800_000 {
+            return C_FAILED;
+        }
+        return C_REJECTED;
+    }
+    if verdict == 9 {
+        return C_FAILED;
+    }
+    if verdict == 4 {
+        if idle_ms >= 3_600_000 && send_backs < 2 {
+            return C_FAILED;
+        }
+        if releases >= 1 {
+            return C_REJECTED;
+        }
+        if idle_ms >= 3_600_000 {
+            return C_FAILED;
+        }
+        return C_REJECTED;
+    }
+    if (verdict == 0 || verdict == 1 || verdict == 2) && idle_ms >= 21_600_000 && send_backs < 2 {
+        return C_FAILED;
+    }
+    C_AWAITING_REVIEW
+}
+
+const IDLES: [u64; 6] = [0, 1_799_999, 1_800_000, 3_600_000, 21_599_999, 21_600_000];
+
+/// One round calls `next_state` on all 12 x 16 (state, event) pairs and `claim_of` on all
+/// 2 x 11 x 6 x 3 x 2 inputs: 984 calls.
+const CALLS_PER_ROUND: u64 = 12 * 16 + 2 * 11 * 6 * 3 * 2;
+
+#[inline(never)]
+fn sweep_rust(rounds: u32) -> u64 {
+    let mut total: u64 = 0;
+    for _ in 0..rounds {
+        for s in 0..12 {
+            for e in 0..16 {
+                total = total
+                    .checked_add(next_state(s, e) as u64)
+                    .expect("no overflow");
+            }
+        }
+        for f in [false, true] {
+            for v in 0..11 {
+                for idle in IDLES {
+                    for sb in 0..3 {
+                        for rel in 0..2 {
+                            total = total
+                                .checked_add(claim_of(f, v, idle, sb, rel) as u64)
+                                .expect("no overflow");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    total
+}
+
+fn compute_spec(rounds: u32, expected: u64) -> String {
+    format!(
+        r#"module ComputeBench;
+use queen::dispatch;
+pub const IDLES : [6]u64 = [0, 1799999, 1800000, 3600000, 21599999, 21600000];
+pub fn sweep(rounds: u32) -> u64 {{
+var total : u64 = 0;
+var r : u32 = 0;
+while (r < rounds) {{
+var s : u32 = 0;
+while (s < 12) {{
+var e : u32 = 0;
+while (e < 16) {{
+total += dispatch::next_state(s, e);
+e += 1;
+}}
+s += 1;
+}}
+var f : u32 = 0;
+while (f < 2) {{
+var v : u32 = 0;
+while (v < 11) {{
+var i : u32 = 0;
+while (i < 6) {{
+var sb : u32 = 0;
+while (sb < 3) {{
+var rel : u32 = 0;
+while (rel < 2) {{
+total += dispatch::claim_of(f == 1, v, IDLES[i], sb, rel);
+rel += 1;
+}}
+sb += 1;
+}}
+i += 1;
+}}
+v += 1;
+}}
+f += 1;
+}}
+r += 1;
+}}
+return total;
+}}
+test the_sweep_adds_up {{
+assert sweep({rounds}) == {expected};
+}}
+"#
+    )
+}
+
+/// A replay spec in the shape of the owner's: calls with constant arguments compared to
+/// constants, `asserts` of them in blocks of 1,000.
+fn replay_spec(asserts: usize) -> String {
+    let mut s = String::from(
+        "module ReplayBench;\nuse queen::dispatch::next_state;\nuse queen::dispatch::claim_of;\n",
+    );
+    let mut n = 0;
+    let mut block = 0;
+    while n < asserts {
+        s.push_str(&format!("test replay_{block} {{\n"));
+        for _ in 0..1000.min(asserts - n) {
+            let k = n as u64;
+            if k % 2 == 0 {
+                let (st, ev) = ((k / 2 % 12) as u32, (k / 24 % 16) as u32);
+                s.push_str(&format!(
+                    "assert next_state({st}, {ev}) == {};\n",
+                    next_state(st, ev)
+                ));
+            } else {
+                let (f, v, idle, sb, rel) = (
+                    k % 3 != 0,
+                    (k % 11) as u32,
+                    IDLES[(k % 6) as usize],
+                    (k % 3) as u32,
+                    (k % 2) as u32,
+                );
+                s.push_str(&format!(
+                    "assert claim_of({f}, {v}, {idle}, {sb}, {rel}) == {};\n",
+                    claim_of(f, v, idle, sb, rel)
+                ));
+            }
+            n += 1;
+        }
+        s.push_str("}\n");
+        block += 1;
+    }
+    s
+}
+
+fn main() {
+    let smoke = !std::env::args().any(|a| a == "--bench");
+    let dispatch = owner_spec();
+    let owner = vec![("specs/queen/dispatch.t27", dispatch.clone())];
+
+    println!("t27 test specs/queen/dispatch.t27, end to end (check, compile, run):");
+    for engine in [Engine::Jit, Engine::Eval] {
+        let best = (0..if smoke { 1 } else { 5 })
+            .map(|_| check_and_run(&owner, engine))
+            .min_by_key(|r| r.0)
+            .expect("a run");
+        println!(
+            "  {engine:?}: {:.2} ms ({} passed, {} failed)",
+            best.0.as_secs_f64() * 1e3,
+            best.1,
+            best.2
+        );
+    }
+
+    println!("compute: next_state and claim_of over their whole input domain");
+    let rounds: u32 = if smoke { 20 } else { 102_000 };
+    let calls = CALLS_PER_ROUND * rounds as u64;
+    let started = Instant::now();
+    let expected = sweep_rust(std::hint::black_box(rounds));
+    let rust = started.elapsed();
+    let spec = compute_spec(rounds, expected);
+    let files = vec![
+        ("specs/queen/dispatch.t27", dispatch.clone()),
+        ("specs/bench/compute.t27", spec),
+    ];
+    let (jit, passed, _) = check_and_run(&files, Engine::Jit);
+    assert_eq!(passed, 1, "the JIT sweep must match the Rust sweep");
+    println!(
+        "  Rust (-O, checked adds): {calls} calls in {:.3} s = {:.2} ns/call",
+        rust.as_secs_f64(),
+        rust.as_secs_f64() * 1e9 / calls as f64
+    );
+    println!(
+        "  JIT (end to end):        {calls} calls in {:.3} s = {:.2} ns/call",
+        jit.as_secs_f64(),
+        jit.as_secs_f64() * 1e9 / calls as f64
+    );
+    // The evaluator takes minutes for the full sweep: it runs a hundredth of it.
+    let eval_rounds = (rounds / 100).max(1);
+    let eval_calls = CALLS_PER_ROUND * eval_rounds as u64;
+    let eval_spec = compute_spec(eval_rounds, sweep_rust(eval_rounds));
+    let files = vec![
+        ("specs/queen/dispatch.t27", dispatch.clone()),
+        ("specs/bench/compute.t27", eval_spec),
+    ];
+    let (eval, passed, _) = check_and_run(&files, Engine::Eval);
+    assert_eq!(passed, 1, "the evaluator sweep must match the Rust sweep");
+    let per_call = |d: Duration, n: u64| d.as_secs_f64() * 1e9 / n as f64;
+    println!(
+        "  evaluator:               {eval_calls} calls in {:.3} s = {:.2} ns/call",
+        eval.as_secs_f64(),
+        per_call(eval, eval_calls)
+    );
+    println!(
+        "  JIT is {:.0}x the evaluator per call, and {:.2}x the time of Rust",
+        per_call(eval, eval_calls) / per_call(jit, calls),
+        jit.as_secs_f64() / rust.as_secs_f64()
+    );
+
+    println!("replay: runtime asserts of calls with constant arguments, end to end on the JIT");
+    for asserts in if smoke {
+        vec![2_000, 20_000]
+    } else {
+        vec![100_000, 1_000_000]
+    } {
+        let files = vec![
+            ("specs/queen/dispatch.t27", dispatch.clone()),
+            ("specs/bench/replay.t27", replay_spec(asserts)),
+        ];
+        let bytes: usize = files.iter().map(|f| f.1.len()).sum();
+        let (t, passed, failed) = check_and_run(&files, Engine::Jit);
+        assert_eq!(failed, 0);
+        println!(
+            "  {asserts} asserts ({:.1} MB, {passed} blocks): {:.3} s",
+            bytes as f64 / 1e6,
+            t.as_secs_f64()
+        );
+    }
+}
