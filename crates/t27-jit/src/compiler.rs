@@ -44,6 +44,10 @@ pub(crate) struct Shared<'p> {
     pub global_offsets: Vec<u64>,
     pub sites: Vec<runtime::Site>,
     pub agg_types: Vec<Ty>,
+    /// Per function: whether it makes no calls. A leaf's calls cannot nest, so they skip the
+    /// depth bookkeeping (the depth limit is still checked), and a leaf does not poll the
+    /// interrupt on entry (its loops poll on their own).
+    pub leaf: Vec<bool>,
 }
 
 impl Shared<'_> {
@@ -204,11 +208,20 @@ impl<'p> JitProgram<'p> {
             global_offsets: global_offsets.clone(),
             sites: Vec::new(),
             agg_types: Vec::new(),
+            leaf: p
+                .functions
+                .iter()
+                .map(|f| !crate::walk::block_calls(&f.body.block))
+                .collect(),
         };
         let mut ctx = shared.module.make_context();
         let mut fctx = FunctionBuilderContext::new();
+        // Translate every function first, so that small leaves can be inlined into callers.
+        let mut clifs: Vec<cranelift::codegen::ir::Function> =
+            Vec::with_capacity(p.functions.len());
         for (i, f) in p.functions.iter().enumerate() {
             ctx.func.signature = function_signature(&shared.module, f);
+            let leaf = shared.leaf[i];
             FnTranslator::translate(
                 &mut shared,
                 &mut ctx.func,
@@ -216,7 +229,16 @@ impl<'p> JitProgram<'p> {
                 &f.body,
                 &f.ret,
                 f.params.len(),
+                !leaf,
             )?;
+            clifs.push(ctx.func.clone());
+            shared.module.clear_context(&mut ctx);
+        }
+        let inliner = Inliner::new(&shared, &clifs);
+        for (i, f) in p.functions.iter().enumerate() {
+            ctx.func = clifs[i].clone();
+            ctx.inline(&inliner)
+                .map_err(|e| JitError(format!("{}: {e:?}", f.decl.name)))?;
             let id = shared.fns[i];
             shared
                 .module
@@ -226,7 +248,17 @@ impl<'p> JitProgram<'p> {
         }
         for (i, t) in p.tests.iter().enumerate() {
             ctx.func.signature.params.push(AbiParam::new(ptr));
-            FnTranslator::translate(&mut shared, &mut ctx.func, &mut fctx, &t.body, &Ty::Void, 0)?;
+            FnTranslator::translate(
+                &mut shared,
+                &mut ctx.func,
+                &mut fctx,
+                &t.body,
+                &Ty::Void,
+                0,
+                true,
+            )?;
+            ctx.inline(&inliner)
+                .map_err(|e| JitError(format!("{}: {e:?}", t.decl.name)))?;
             shared
                 .module
                 .define_function(block_ids[i], &mut ctx)
@@ -367,4 +399,56 @@ fn function_signature(module: &JITModule, f: &Function) -> Signature {
             .extend(abi_parts(ty).into_iter().map(AbiParam::new));
     }
     sig
+}
+
+/// Inlines calls of small leaf functions: their bodies become part of the caller, where
+/// Cranelift optimises them with the caller's constants and loops.
+struct Inliner<'c> {
+    /// The translated body behind each module function id, when it may be inlined.
+    inlinable: HashMap<u32, &'c cranelift::codegen::ir::Function>,
+}
+
+/// Larger leaves stay calls: inlining them would grow code more than it saves.
+const INLINE_LIMIT: usize = 400;
+
+impl<'c> Inliner<'c> {
+    fn new(shared: &Shared<'_>, clifs: &'c [cranelift::codegen::ir::Function]) -> Inliner<'c> {
+        let mut inlinable = HashMap::new();
+        for (i, clif) in clifs.iter().enumerate() {
+            let size: usize = clif
+                .layout
+                .blocks()
+                .map(|b| clif.layout.block_insts(b).count())
+                .sum();
+            if shared.leaf[i] && size <= INLINE_LIMIT {
+                inlinable.insert(shared.fns[i].as_u32(), clif);
+            }
+        }
+        Inliner { inlinable }
+    }
+}
+
+impl cranelift::codegen::inline::Inline for &Inliner<'_> {
+    fn inline(
+        &mut self,
+        caller: &cranelift::codegen::ir::Function,
+        _inst: cranelift::codegen::ir::Inst,
+        _opcode: cranelift::codegen::ir::Opcode,
+        callee: cranelift::codegen::ir::FuncRef,
+        _args: &[Value],
+    ) -> cranelift::codegen::inline::InlineCommand<'_> {
+        use cranelift::codegen::inline::InlineCommand;
+        let cranelift::codegen::ir::ExternalName::User(name) = &caller.dfg.ext_funcs[callee].name
+        else {
+            return InlineCommand::KeepCall;
+        };
+        let index = caller.params.user_named_funcs()[*name].index;
+        match self.inlinable.get(&index) {
+            Some(f) => InlineCommand::Inline {
+                callee: std::borrow::Cow::Borrowed(*f),
+                visit_callee: false,
+            },
+            None => InlineCommand::KeepCall,
+        }
+    }
 }

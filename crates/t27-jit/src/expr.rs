@@ -317,14 +317,23 @@ impl FnTranslator<'_, '_, '_> {
                 other => values.extend(other.parts()),
             }
         }
-        let depth = self.enter_call(e.span);
+        let leaf = self.s.leaf[f.index()];
+        let depth = if leaf {
+            self.check_depth(e.span)
+        } else {
+            self.enter_call(e.span)
+        };
         let callee = self
             .s
             .module
             .declare_func_in_func(self.s.fns[f.index()], self.b.func);
         let call = self.b.ins().call(callee, &values);
         let results = self.b.inst_results(call).to_vec();
-        self.leave_call(depth);
+        if leaf {
+            self.propagate_stop();
+        } else {
+            self.leave_call(depth);
+        }
         match (&e.ty, ret_slot) {
             (_, Some(slot)) => Val::Agg(slot),
             (Ty::Str, _) => Val::Str(results[0], results[1]),

@@ -10,6 +10,8 @@ mod compiler;
 mod expr;
 mod layout;
 mod runtime;
+mod table;
 mod translate;
+mod walk;
 
 pub use compiler::{JitError, JitProgram};

@@ -75,6 +75,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         body: &Body,
         ret: &Ty,
         params: usize,
+        poll_on_entry: bool,
     ) -> Result<(), JitError> {
         let mut b = FunctionBuilder::new(func, fctx);
         let entry = b.create_block();
@@ -120,7 +121,9 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
                 t.init_local(LocalId(i as u32), store);
             }
         }
-        t.check_interrupt();
+        if poll_on_entry {
+            t.check_interrupt();
+        }
         t.block(&body.block);
         t.finish_with_return();
         t.b.switch_to_block(exit);
@@ -212,7 +215,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         self.b.switch_to_block(dead);
     }
 
-    fn set_status(&mut self, status: u32, code: u32, site: u32) {
+    pub fn set_status(&mut self, status: u32, code: u32, site: u32) {
         let st = self.b.ins().iconst(types::I32, status as i64);
         self.b
             .ins()
@@ -273,6 +276,21 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
     }
 
     /// Checks and counts call depth around a call at `span`; returns the depth to restore.
+    /// Checks the depth limit before a call to a leaf, which cannot nest calls further.
+    pub fn check_depth(&mut self, span: Span) -> Value {
+        let depth = self
+            .b
+            .ins()
+            .load(types::I32, MemFlagsData::trusted(), self.ctx, OFF_DEPTH);
+        let too_deep = self.icmp_k(
+            IntCC::UnsignedGreaterThanOrEqual,
+            depth,
+            MAX_CALL_DEPTH as i64,
+        );
+        self.trap_if(too_deep, TrapKind::RecursionTooDeep, span);
+        depth
+    }
+
     pub fn enter_call(&mut self, span: Span) -> Value {
         let depth = self
             .b
@@ -324,8 +342,16 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
     }
 
     pub fn block(&mut self, b: &IrBlock) {
-        for s in &b.stmts {
-            self.stmt(s);
+        let mut i = 0;
+        while i < b.stmts.len() {
+            let run = crate::table::assert_run(self.s.p, &b.stmts[i..]);
+            if run >= crate::table::MIN_RUN {
+                self.assert_table(&b.stmts[i..i + run]);
+                i += run;
+            } else {
+                self.stmt(&b.stmts[i]);
+                i += 1;
+            }
         }
     }
 
