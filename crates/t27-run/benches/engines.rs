@@ -43,6 +43,14 @@ fn check_and_run(files: &[(&str, String)], engine: Engine) -> (Duration, usize, 
         .map(|(p, _)| PathBuf::from(p))
         .collect();
     let checked = t27_check::check(&requested, None, &mut loader);
+    if std::env::var_os("T27_BENCH_PHASES").is_some() {
+        let s = checked.stats;
+        eprintln!(
+            "    check {:.3} s (of which read, lex and parse {:.3} s)",
+            (s.load_parse + s.check).as_secs_f64(),
+            s.load_parse.as_secs_f64()
+        );
+    }
     assert_eq!(
         checked.error_count(),
         0,
@@ -54,7 +62,14 @@ fn check_and_run(files: &[(&str, String)], engine: Engine) -> (Duration, usize, 
         filter: None,
         exact: false,
     };
+    let before_run = Instant::now();
     let summary = t27_run::run(&checked, &opts, &mut |_: &BlockReport| {});
+    if std::env::var_os("T27_BENCH_PHASES").is_some() {
+        eprintln!(
+            "    compile and run {:.3} s",
+            before_run.elapsed().as_secs_f64()
+        );
+    }
     let elapsed = started.elapsed();
     std::mem::forget(checked);
     (elapsed, summary.passed, summary.failed)
