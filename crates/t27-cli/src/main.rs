@@ -4,6 +4,7 @@
 mod check;
 mod explain;
 mod files;
+mod mirror;
 mod test;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -45,6 +46,12 @@ pub enum Color {
 pub enum EngineArg {
     Jit,
     Eval,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TargetArg {
+    Ts,
+    Rust,
 }
 
 #[derive(Subcommand)]
@@ -98,6 +105,33 @@ enum Command {
         /// When to color human output.
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
+    },
+    /// Generate host mirrors of the specs' public constants: `t27 gen ts` or `t27 gen rust`.
+    Gen {
+        /// `ts` or `rust`.
+        #[arg(value_enum)]
+        target: TargetArg,
+        /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
+        paths: Vec<PathBuf>,
+        /// The spec root; files are placed by their path under it.
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+        /// The folder to write to.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Write nothing; report every stale, missing or hand-edited file and exit 1 if any.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Print every constant of the specs with its computed value.
+    Consts {
+        /// Spec files or folders. Default: `specs`.
+        paths: Vec<PathBuf>,
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+        /// `json`: one object per constant per line (`module`, `file`, `name`, `pub`, `type`, `value`).
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
     },
     /// Explain a diagnostic code, with an example and the fix: `t27 explain E0101`.
     Explain {
@@ -168,6 +202,24 @@ fn main() -> ExitCode {
                 color,
             })
         }
+        Command::Gen {
+            target,
+            paths,
+            root,
+            out,
+            check,
+        } => {
+            let target = match target {
+                TargetArg::Ts => mirror::Target::Ts,
+                TargetArg::Rust => mirror::Target::Rust,
+            };
+            mirror::generate(target, &paths, root.as_deref(), &out, check)
+        }
+        Command::Consts {
+            paths,
+            root,
+            format,
+        } => mirror::consts(&paths, root.as_deref(), format),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
     };
     ExitCode::from(code)

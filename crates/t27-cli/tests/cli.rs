@@ -79,7 +79,8 @@ fn usage_and_io_errors_exit_2() {
     );
     assert_eq!(t27(&["check", "--format", "xml"]).status.code(), Some(2));
     assert_eq!(t27(&["frobnicate"]).status.code(), Some(2));
-    let empty = tempdir();
+    let empty = tempdir().join("empty");
+    std::fs::create_dir_all(&empty).expect("empty temp folder");
     let o = t27(&["check", empty.to_str().expect("utf-8 temp path")]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no `.t27` files"), "{}", stderr(&o));
@@ -238,4 +239,97 @@ fn test_json_and_junit_outputs() {
     assert_eq!(lines[29]["passed"], 29);
     let xml = std::fs::read_to_string(&junit).expect("the JUnit file is written");
     assert!(xml.contains("<testcase classname=\"specs/queen/dispatch.t27\" name=\"QueenDispatch::the_table_moves_only_along_its_guards\""));
+}
+
+#[test]
+fn gen_check_finds_stale_missing_and_edited_files_and_writes_nothing() {
+    let dir = tempdir().join("gen-check");
+    let _ = std::fs::remove_dir_all(&dir);
+    let specs = dir.join("specs/queen");
+    std::fs::create_dir_all(&specs).expect("temp specs");
+    let spec = specs.join("review_first.t27");
+    std::fs::copy(repo().join("specs/queen/review_first.t27"), &spec).expect("copy spec");
+    let out = dir.join("gen");
+    let args = |check: bool| {
+        let mut a = vec![
+            "gen".to_string(),
+            "ts".into(),
+            dir.join("specs").display().to_string(),
+            "--out".into(),
+            out.display().to_string(),
+        ];
+        if check {
+            a.push("--check".into());
+        }
+        a
+    };
+    let run = |check: bool| {
+        let a = args(check);
+        t27(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let file = out.join("queen/review_first.ts");
+    assert_eq!(run(true).status.code(), Some(1), "nothing generated yet");
+    assert!(String::from_utf8_lossy(&run(true).stdout).contains("missing: "));
+    assert!(!file.exists(), "--check writes nothing");
+    assert_eq!(run(false).status.code(), Some(0));
+    assert!(file.exists());
+    assert_eq!(
+        run(true).status.code(),
+        Some(0),
+        "up to date right after generation"
+    );
+    // A hand edit.
+    let generated = std::fs::read_to_string(&file).expect("generated file");
+    std::fs::write(
+        &file,
+        generated.replace(
+            "export const KIND_REWORK = 1;",
+            "export const KIND_REWORK = 7;",
+        ),
+    )
+    .expect("edit");
+    let edited = std::fs::read_to_string(&file).expect("edited file");
+    let o = run(true);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("edited by hand"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("file"),
+        edited,
+        "--check never modifies a file"
+    );
+    // A changed spec constant.
+    assert_eq!(run(false).status.code(), Some(0));
+    let text = std::fs::read_to_string(&spec).expect("spec");
+    let changed = text.replace(
+        "the backlog is closed until",
+        "the backlog stays closed until",
+    );
+    assert_ne!(changed, text);
+    std::fs::write(&spec, changed).expect("change spec");
+    let o = run(true);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("stale"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
+#[test]
+fn consts_lists_every_constant_as_json() {
+    let o = t27(&["consts", "--format", "json", "specs/queen/review_first.t27"]);
+    assert_eq!(o.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(lines.len(), 10);
+    assert_eq!(lines[0]["name"], "KIND_BACKLOG");
+    assert_eq!(lines[0]["type"], "u8");
+    assert_eq!(lines[0]["value"], 0);
+    assert_eq!(lines[0]["file"], "specs/queen/review_first.t27");
 }

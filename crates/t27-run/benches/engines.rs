@@ -291,7 +291,7 @@ fn replay_spec(asserts: usize) -> String {
         s.push_str(&format!("test replay_{block} {{\n"));
         for _ in 0..1000.min(asserts - n) {
             let k = n as u64;
-            if k % 2 == 0 {
+            if k.is_multiple_of(2) {
                 let (st, ev) = ((k / 2 % 12) as u32, (k / 24 % 16) as u32);
                 s.push_str(&format!(
                     "assert next_state({st}, {ev}) == {};\n",
@@ -299,7 +299,7 @@ fn replay_spec(asserts: usize) -> String {
                 ));
             } else {
                 let (f, v, idle, sb, rel) = (
-                    k % 3 != 0,
+                    !k.is_multiple_of(3),
                     (k % 11) as u32,
                     IDLES[(k % 6) as usize],
                     (k % 3) as u32,

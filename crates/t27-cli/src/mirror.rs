@@ -1,0 +1,174 @@
+//! `t27 gen ts|rust` and `t27 consts`.
+
+use crate::files::{FsLoader, collect};
+use crate::{EXIT_OK, EXIT_SPEC_ERRORS, EXIT_USAGE, Format};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use t27_diag::Sources;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    Ts,
+    Rust,
+}
+
+/// Checks the specs; prints errors and returns `None` when there are any.
+fn checked(paths: &[PathBuf], root: Option<&Path>) -> Result<t27_check::Checked, u8> {
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from("specs")]
+    } else {
+        paths.to_vec()
+    };
+    let (files, problems) = collect(&paths);
+    if !problems.is_empty() {
+        for p in &problems {
+            eprintln!("error: {p}");
+        }
+        return Err(EXIT_USAGE);
+    }
+    let checked = t27_check::check(&files, root, &mut FsLoader);
+    for (path, why) in &checked.io_errors {
+        eprintln!("error: {}: {why}", path.display());
+    }
+    if !checked.io_errors.is_empty() {
+        return Err(EXIT_USAGE);
+    }
+    if checked.error_count() > 0 {
+        for d in checked.diagnostics.iter().filter(|d| d.is_error()) {
+            eprint!("{}", t27_diag::render(d, &checked.sources, false));
+        }
+        eprintln!("error: the specs have errors; nothing is generated from them");
+        return Err(EXIT_SPEC_ERRORS);
+    }
+    Ok(checked)
+}
+
+/// Every file the mirror consists of, by path relative to the output folder.
+fn expected_files(checked: &t27_check::Checked, target: Target) -> BTreeMap<PathBuf, String> {
+    let p = &checked.program;
+    let spec = |m: t27_ir::ModuleId| {
+        let file = p.modules[m.index()].file;
+        (
+            checked.sources.name(file).to_string(),
+            checked.sources.text(file).to_string(),
+        )
+    };
+    let target = match target {
+        Target::Ts => t27_gen::Target::TypeScript,
+        Target::Rust => t27_gen::Target::Rust,
+    };
+    t27_gen::mirror_files(p, target, &spec)
+}
+
+/// The source hash a generated file's header names.
+fn header_hash(text: &str) -> Option<&str> {
+    text.lines()
+        .find_map(|l| l.strip_prefix("// Source SHA-256: "))
+}
+
+pub fn generate(
+    target: Target,
+    paths: &[PathBuf],
+    root: Option<&Path>,
+    out: &Path,
+    check: bool,
+) -> u8 {
+    let checked = match checked(paths, root) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let files = expected_files(&checked, target);
+    let mut differences = 0;
+    let mut written = 0;
+    for (rel, text) in &files {
+        let path = out.join(rel);
+        let existing = std::fs::read_to_string(&path).ok();
+        if existing.as_deref() == Some(text.as_str()) {
+            continue;
+        }
+        if check {
+            differences += 1;
+            match existing {
+                None => println!("missing: {}", path.display()),
+                Some(old)
+                    if header_hash(&old).is_some() && header_hash(&old) == header_hash(text) =>
+                {
+                    println!(
+                        "edited by hand: {} (the spec is unchanged, the file is not what t27 generates)",
+                        path.display()
+                    )
+                }
+                Some(_) => println!(
+                    "stale: {} (the spec changed since it was generated)",
+                    path.display()
+                ),
+            }
+            continue;
+        }
+        if let Err(e) = write_atomically(&path, text) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return EXIT_USAGE;
+        }
+        written += 1;
+    }
+    if check {
+        if differences > 0 {
+            eprintln!(
+                "{differences} generated file{} out of date; run the same command without --check",
+                if differences == 1 { " is" } else { "s are" }
+            );
+            return EXIT_SPEC_ERRORS;
+        }
+        eprintln!("{} generated files are up to date", files.len());
+    } else {
+        eprintln!(
+            "{written} of {} files written to {}",
+            files.len(),
+            out.display()
+        );
+    }
+    std::mem::forget(checked);
+    EXIT_OK
+}
+
+/// Writes through a temporary file and a rename, so that an interrupted run never leaves a
+/// half-written file.
+fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension(format!(
+        "{}.t27-tmp",
+        path.extension().and_then(|e| e.to_str()).unwrap_or("")
+    ));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+pub fn consts(paths: &[PathBuf], root: Option<&Path>, format: Format) -> u8 {
+    let checked = match checked(paths, root) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let p = &checked.program;
+    let name = |m: t27_ir::ModuleId| checked.sources.name(p.modules[m.index()].file).to_string();
+    for line in t27_gen::consts_json(p, &name) {
+        match format {
+            Format::Json => println!("{line}"),
+            Format::Human => {
+                let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
+                println!(
+                    "{}::{}: {} = {}",
+                    v["module"].as_str().unwrap_or(""),
+                    v["name"].as_str().unwrap_or(""),
+                    v["type"].as_str().unwrap_or(""),
+                    v["value"]
+                );
+            }
+        }
+    }
+    std::mem::forget(checked);
+    EXIT_OK
+}

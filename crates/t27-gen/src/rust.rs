@@ -1,0 +1,198 @@
+//! The Rust mirror: `pub const NAME: T = VALUE;` with exact integer types.
+
+use crate::names;
+use t27_ir::{ItemRef, ModuleId, Program, StructId, Ty, Value};
+
+/// Whether a string value can be a Rust `&str` (else it is mirrored as `&[u8]`).
+fn utf8(v: &Value) -> bool {
+    match v {
+        Value::Str(b) => std::str::from_utf8(b).is_ok(),
+        Value::Array(xs) | Value::Tuple(xs) | Value::Struct(xs) => xs.iter().all(utf8),
+        _ => true,
+    }
+}
+
+fn ty(p: &Program, t: &Ty, text: bool) -> Option<String> {
+    Some(match t {
+        Ty::Int(i) => i.name().to_string(),
+        Ty::Bool => "bool".into(),
+        Ty::F64 => "f64".into(),
+        Ty::Str if text => "&'static str".into(),
+        Ty::Str => "&'static [u8]".into(),
+        Ty::Array(e, n) => format!("[{}; {n}]", ty(p, e, text)?),
+        Ty::Tuple(ts) => {
+            let parts = ts
+                .iter()
+                .map(|t| ty(p, t, text))
+                .collect::<Option<Vec<_>>>()?;
+            format!("({},)", parts.join(", "))
+        }
+        Ty::Struct(id) => names::rust(&p.structs[id.index()].decl.name),
+        _ => return None,
+    })
+}
+
+fn string(bytes: &[u8], text: bool) -> String {
+    if !text {
+        let inner: String = bytes.iter().map(|b| format!("\\x{b:02x}")).collect();
+        return format!("b\"{inner}\"");
+    }
+    let s = String::from_utf8_lossy(bytes);
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            ' '..='~' => out.push(c),
+            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn value(p: &Program, v: &Value, t: &Ty, text: bool) -> String {
+    match (v, t) {
+        (Value::Int(i), _) => i.to_string(),
+        (Value::Bool(b), _) => b.to_string(),
+        (Value::F64(x), _) => format!("{x:?}"),
+        (Value::Str(s), _) => string(s, text),
+        (Value::Array(xs), Ty::Array(e, _)) => {
+            let items: Vec<String> = xs.iter().map(|x| value(p, x, e, text)).collect();
+            format!("[{}]", items.join(", "))
+        }
+        (Value::Tuple(xs), Ty::Tuple(ts)) => {
+            let items: Vec<String> = xs
+                .iter()
+                .zip(ts)
+                .map(|(x, t)| value(p, x, t, text))
+                .collect();
+            format!("({},)", items.join(", "))
+        }
+        (Value::Struct(xs), Ty::Struct(id)) => {
+            let s = &p.structs[id.index()];
+            let fields: Vec<String> = xs
+                .iter()
+                .zip(&s.fields)
+                .map(|(x, f)| format!("{}: {}", names::rust(&f.name), value(p, x, &f.ty, text)))
+                .collect();
+            format!("{} {{ {} }}", names::rust(&s.decl.name), fields.join(", "))
+        }
+        _ => "()".to_string(),
+    }
+}
+
+fn doc(out: &mut String, doc: &Option<String>) {
+    if let Some(d) = doc {
+        for line in d.lines() {
+            out.push_str(&format!(
+                "///{}{line}\n",
+                if line.is_empty() { "" } else { " " }
+            ));
+        }
+    }
+}
+
+/// The structs a type mentions that are not declared in module `m`.
+fn foreign_struct(p: &Program, t: &Ty, m: ModuleId) -> Option<StructId> {
+    match t {
+        Ty::Struct(id) if p.structs[id.index()].decl.module != m => Some(*id),
+        Ty::Struct(id) => p.structs[id.index()]
+            .fields
+            .iter()
+            .find_map(|f| foreign_struct(p, &f.ty, m)),
+        Ty::Array(e, _) => foreign_struct(p, e, m),
+        Ty::Tuple(ts) => ts.iter().find_map(|t| foreign_struct(p, t, m)),
+        _ => None,
+    }
+}
+
+/// The Rust module mirroring module `m` of `p`; `spec_name` and `source` identify the spec.
+pub fn rust_module(p: &Program, m: ModuleId, spec_name: &str, source: &str) -> String {
+    let module = &p.modules[m.index()];
+    let mut out = crate::header(spec_name, source);
+    out.push_str(&format!(
+        "//! The constants of the t27 module `{}`.\n",
+        module.name
+    ));
+    out.push_str("#![allow(non_upper_case_globals, non_camel_case_types, dead_code)]\n");
+    for item in &module.items {
+        match item {
+            ItemRef::Struct(id) => {
+                let s = &p.structs[id.index()];
+                if !s.decl.is_pub {
+                    continue;
+                }
+                let fields: Option<Vec<String>> = s
+                    .fields
+                    .iter()
+                    .map(|f| {
+                        ty(p, &f.ty, true)
+                            .map(|t| format!("    pub {}: {t},\n", names::rust(&f.name)))
+                    })
+                    .collect();
+                let Some(fields) = fields else { continue };
+                out.push('\n');
+                doc(&mut out, &s.decl.doc);
+                out.push_str("#[derive(Debug, Clone, Copy, PartialEq)]\n");
+                out.push_str(&format!(
+                    "pub struct {} {{\n{}}}\n",
+                    names::rust(&s.decl.name),
+                    fields.concat()
+                ));
+            }
+            ItemRef::Const(id) => {
+                let c = &p.consts[id.index()];
+                let Some(v) = &c.value else { continue };
+                if !c.decl.is_pub {
+                    continue;
+                }
+                out.push('\n');
+                if let Some(s) = foreign_struct(p, &c.ty, m) {
+                    let name = &p.structs[s.index()].decl.name;
+                    out.push_str(&format!(
+                        "// not mirrored: {} (its type uses `{name}` from another module)\n",
+                        c.decl.name
+                    ));
+                    continue;
+                }
+                let text = utf8(v);
+                let Some(t) = ty(p, &c.ty, text) else {
+                    out.push_str(&format!(
+                        "// not mirrored: {} (an untyped constant)\n",
+                        c.decl.name
+                    ));
+                    continue;
+                };
+                doc(&mut out, &c.decl.doc);
+                out.push_str(&format!(
+                    "pub const {}: {t} = {};\n",
+                    names::rust(&c.decl.name),
+                    value(p, v, &c.ty, text)
+                ));
+            }
+            _ => {}
+        }
+    }
+    let fns = crate::unmirrored_functions(p, module);
+    if !fns.is_empty() {
+        out.push('\n');
+        for f in fns {
+            out.push_str(&f);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// A `mod.rs` declaring the child modules (files or folders) of one output folder.
+pub fn rust_mod_file(children: &[String]) -> String {
+    let mut out = String::from("// Code generated by t27. DO NOT EDIT.\n// @generated\n");
+    for c in children {
+        out.push_str(&format!("pub mod {};\n", names::rust(c)));
+    }
+    out
+}

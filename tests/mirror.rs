@@ -1,0 +1,299 @@
+//! Host mirrors: the generated TypeScript and Rust for the owner's specs and the mirror
+//! fixtures are snapshotted, compile with `rustc -D warnings` and `tsc --strict`, and give back
+//! exactly the values t27 computed when a Node program and a Rust program print them.
+
+mod common;
+
+use common::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use t27_check::Checked;
+use t27_diag::Sources;
+use t27_ir::{ItemRef, ModuleId, Ty};
+
+/// The requests whose mirrors are tested: the owner's specs, and the mirror fixtures.
+fn requests() -> Vec<(&'static str, Checked)> {
+    let owner = check_paths(&t27_files(Path::new("specs")), &mut MemLoader::default());
+    let fixtures = check_paths(
+        &t27_files(Path::new("tests/fixtures/gen")),
+        &mut MemLoader::default(),
+    );
+    for c in [&owner, &fixtures] {
+        assert_eq!(c.error_count(), 0, "{}", rendered(c));
+    }
+    vec![("owner", owner), ("fixtures", fixtures)]
+}
+
+/// Every generated file of a request, by relative path.
+fn generate(checked: &Checked, ts: bool) -> BTreeMap<PathBuf, String> {
+    let p = &checked.program;
+    let spec = |m: ModuleId| {
+        let file = p.modules[m.index()].file;
+        (
+            checked.sources.name(file).to_string(),
+            checked.sources.text(file).to_string(),
+        )
+    };
+    let target = if ts {
+        t27_gen::Target::TypeScript
+    } else {
+        t27_gen::Target::Rust
+    };
+    t27_gen::mirror_files(p, target, &spec)
+}
+
+fn write_tree(dir: &Path, files: &BTreeMap<PathBuf, String>) {
+    for (rel, text) in files {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().expect("a parent folder")).expect("temp folder");
+        std::fs::write(path, text).expect("temp file");
+    }
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("t27-mirror-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    dir
+}
+
+fn run(cmd: &mut Command) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn tsc() -> PathBuf {
+    let tsc = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/host/node_modules/.bin/tsc");
+    assert!(
+        tsc.exists(),
+        "TypeScript is not installed: run `npm ci --prefix tests/host` (CI does)"
+    );
+    tsc
+}
+
+#[test]
+fn mirrors_are_snapshotted() {
+    for (what, checked) in requests() {
+        for ts in [true, false] {
+            for (rel, text) in generate(&checked, ts) {
+                let name = format!("{what}__{}", rel.display()).replace(['/', '\\'], "__");
+                insta::assert_snapshot!(name, text);
+            }
+        }
+    }
+}
+
+/// The `t27 consts` values of every public constant: `module::name` to JSON value.
+fn t27_values(checked: &Checked) -> BTreeMap<String, serde_json::Value> {
+    let p = &checked.program;
+    let file = |m: ModuleId| checked.sources.name(p.modules[m.index()].file).to_string();
+    t27_gen::consts_json(p, &file)
+        .iter()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .filter(|v| v["pub"] == true)
+        .map(|v| {
+            (
+                format!(
+                    "{}::{}",
+                    v["module"].as_str().unwrap_or(""),
+                    v["name"].as_str().unwrap_or("")
+                ),
+                v["value"].clone(),
+            )
+        })
+        .collect()
+}
+
+fn parse_lines(text: &str) -> BTreeMap<String, serde_json::Value> {
+    text.lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap_or_else(|e| panic!("{e}: {l}"))
+        })
+        .map(|v| {
+            (
+                v["key"].as_str().unwrap_or("").to_string(),
+                v["value"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn typescript_mirrors_type_check_and_round_trip() {
+    for (what, checked) in requests() {
+        let dir = temp(&format!("ts-{what}"));
+        let files = generate(&checked, true);
+        write_tree(&dir.join("src"), &files);
+        let sources: Vec<PathBuf> = files.keys().map(|r| dir.join("src").join(r)).collect();
+        run(Command::new(tsc())
+            .args([
+                "--strict", "--noEmit", "--target", "es2022", "--module", "es2022",
+            ])
+            .args(&sources));
+        run(Command::new(tsc())
+            .args([
+                "--strict", "--target", "es2022", "--module", "commonjs", "--outDir",
+            ])
+            .arg(dir.join("js"))
+            .arg("--rootDir")
+            .arg(dir.join("src"))
+            .args(&sources));
+        // A small Node program prints every export with the rules of `t27 consts`.
+        let p = &checked.program;
+        let mut script = String::from(
+            "const toJson = (v) => typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Array.from(v) :\n  Array.isArray(v) ? v.map(toJson) : (v !== null && typeof v === 'object') ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toJson(x)])) : v;\n",
+        );
+        for m in p.modules.iter().filter(|m| m.requested) {
+            let js = dir.join("js").join(t27_gen::output_path(m, "js"));
+            script.push_str(&format!(
+                "for (const [k, v] of Object.entries(require({:?}))) console.log(JSON.stringify({{ key: {:?} + '::' + k, value: toJson(v) }}));\n",
+                js.display().to_string(),
+                m.name
+            ));
+        }
+        let js_file = dir.join("print.cjs");
+        std::fs::write(&js_file, script).expect("script");
+        let printed = parse_lines(&run(Command::new("node").arg(&js_file)));
+        assert_eq!(
+            printed,
+            t27_values(&checked),
+            "TypeScript values differ from t27's for {what}"
+        );
+    }
+}
+
+/// JSON printing helpers of the Rust round-trip program, with the rules of `t27 consts`.
+const HELPERS: &str = r#"
+fn int(v: i128) -> String {
+    if v.abs() <= (1i128 << 53) - 1 { v.to_string() } else { format!("\"{v}\"") }
+}
+fn text(b: &[u8]) -> String {
+    match std::str::from_utf8(b) {
+        Ok(s) => {
+            let mut o = String::from("\"");
+            for c in s.chars() {
+                match c {
+                    '"' => o.push_str("\\\""),
+                    '\\' => o.push_str("\\\\"),
+                    c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+                    c => o.push(c),
+                }
+            }
+            o.push('"');
+            o
+        }
+        Err(_) => format!("[{}]", b.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")),
+    }
+}
+"#;
+
+/// Rust code that prints a constant of type `ty` as JSON with the rules of `t27 consts`.
+fn rust_printer(checked: &Checked, ty: &Ty, expr: &str) -> String {
+    let p = &checked.program;
+    match ty {
+        Ty::Int(_) => format!("int({expr} as i128)"),
+        Ty::Bool => format!("{expr}.to_string()"),
+        Ty::F64 => format!("format!(\"{{:?}}\", {expr})"),
+        Ty::Str => format!("text({expr}.as_ref())"),
+        Ty::Array(e, _) => {
+            format!(
+                "format!(\"[{{}}]\", {expr}.iter().map(|x| {}).collect::<Vec<_>>().join(\",\"))",
+                rust_printer(checked, e, "(*x)")
+            )
+        }
+        Ty::Struct(id) => {
+            let fields: Vec<String> = p.structs[id.index()]
+                .fields
+                .iter()
+                .map(|f| {
+                    let inner = rust_printer(
+                        checked,
+                        &f.ty,
+                        &format!("{expr}.{}", t27_gen::rust_name(&f.name)),
+                    );
+                    format!("format!(\"\\\"{}\\\":{{}}\", {inner})", f.name)
+                })
+                .collect();
+            format!(
+                "format!(\"{{{{{{}}}}}}\", [{}].join(\",\"))",
+                fields.join(", ")
+            )
+        }
+        _ => "String::from(\"null\")".to_string(),
+    }
+}
+
+#[test]
+fn rust_mirrors_compile_and_round_trip() {
+    for (what, checked) in requests() {
+        let dir = temp(&format!("rs-{what}"));
+        // The tree as `t27 gen rust` writes it, mod.rs files included.
+        write_tree(&dir.join("gen"), &generate(&checked, false));
+        run(Command::new("rustc")
+            .args([
+                "--edition",
+                "2021",
+                "--crate-type",
+                "lib",
+                "-D",
+                "warnings",
+                "--out-dir",
+            ])
+            .arg(&dir)
+            .arg(dir.join("gen/mod.rs")));
+        let p = &checked.program;
+        let mut main = format!(
+            "#![allow(dead_code)]\n#[path = {:?}]\nmod mirror;\n{}\nfn main() {{\n",
+            dir.join("gen/mod.rs").display().to_string(),
+            HELPERS
+        );
+        for m in p.modules.iter().filter(|m| m.requested) {
+            let path: Vec<String> = m
+                .path
+                .iter()
+                .map(|s| t27_gen::rust_name(&s.replace('-', "_")))
+                .collect();
+            for item in &m.items {
+                let ItemRef::Const(id) = item else { continue };
+                let c = &p.consts[id.index()];
+                if !c.decl.is_pub || c.value.is_none() {
+                    continue;
+                }
+                let expr = format!(
+                    "mirror::{}::{}",
+                    path.join("::"),
+                    t27_gen::rust_name(&c.decl.name)
+                );
+                main.push_str(&format!(
+                    "    println!(\"{{{{\\\"key\\\":\\\"{}::{}\\\",\\\"value\\\":{{}}}}}}\", {});\n",
+                    m.name,
+                    c.decl.name,
+                    rust_printer(&checked, &c.ty, &expr)
+                ));
+            }
+        }
+        main.push_str("}\n");
+        let main_rs = dir.join("main.rs");
+        std::fs::write(&main_rs, main).expect("main.rs");
+        let exe = dir.join("print");
+        run(Command::new("rustc")
+            .args(["--edition", "2021", "-o"])
+            .arg(&exe)
+            .arg(&main_rs));
+        let printed = parse_lines(&run(&mut Command::new(&exe)));
+        assert_eq!(
+            printed,
+            t27_values(&checked),
+            "Rust values differ from t27's for {what}"
+        );
+    }
+}
