@@ -27,6 +27,22 @@ impl Checker {
         };
         match &e.kind {
             A::Error => Expr::error(span),
+            A::TooDeep => {
+                self.report(
+                    Diagnostic::new(
+                        Code("E0109"),
+                        file,
+                        span,
+                        "this expression is nested too deeply",
+                    )
+                    .with_label(format!(
+                        "more than {} levels",
+                        t27_syntax::ast::MAX_EXPR_DEPTH
+                    ))
+                    .with_help("split it: give parts of it names with `let` or constants"),
+                );
+                Expr::error(span)
+            }
             A::Int(v) => {
                 let e = lit(Value::Int(BigInt::from(v.clone())), Ty::UntypedInt);
                 match expected {

@@ -6,6 +6,17 @@ use t27_diag::{Code, Diagnostic};
 use t27_ir::*;
 use t27_syntax::ast::{ExprKind as AstExpr, TypeExpr, TypeKind};
 
+/// The most values an array (with its nested arrays) may hold.
+pub(crate) const MAX_ARRAY_ELEMENTS: u64 = 1 << 20;
+
+/// How many values an array type holds in all, counting nested arrays.
+fn elements(t: &Ty) -> u64 {
+    match t {
+        Ty::Array(e, n) => n.saturating_mul(elements(e)),
+        _ => 1,
+    }
+}
+
 const BUILTIN_TYPES: [&str; 13] = [
     "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "bool", "str", "f64", "string",
 ];
@@ -104,6 +115,15 @@ impl Checker {
                     _ => None,
                 };
                 match n {
+                    Some(n) if n.saturating_mul(elements(&elem)) > MAX_ARRAY_ELEMENTS => {
+                        self.report(
+                            Diagnostic::new(Code("E2023"), file, t.span, format!("an array of {n} elements is too large"))
+                                .with_label(format!("more than {MAX_ARRAY_ELEMENTS} values in all"))
+                                .with_note("every array is a value: the engines hold it whole, on the stack or in memory")
+                                .with_help("use a smaller array"),
+                        );
+                        Ty::Error
+                    }
                     Some(n) => Ty::Array(Box::new(elem), n),
                     None => {
                         self.report(

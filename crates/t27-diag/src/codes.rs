@@ -151,6 +151,11 @@ codes! {
         "A file is exactly one module, and its `module Name;` line comes before every other declaration.",
         fix: "Move the `module` line to the top of the file and remove any second one."
     }
+    "E0109" "E0109-nested-too-deeply.t27" {
+        "code nested too deeply",
+        "Expressions may nest at most 256 levels deep, and so may brackets, parentheses and braces, and `else if` chains; every phase of t27 walks the code recursively, and the limit keeps each within its stack. Real specs stay far below it; generated or damaged files may not.",
+        fix: "Split the code: name parts of a long expression with `let` or constants, move nested blocks into functions."
+    }
     "E1001" "E1001-unknown-name.t27" {
         "a name that is not declared",
         "The name is not a local, a parameter, a declaration of this module or an imported item. Names of a module may be used before their declaration, so the cause is a typo or a missing `use`.",
@@ -295,6 +300,11 @@ codes! {
         "`&` applied to something other than a `[N]u8` array",
         "`&arr` turns a byte array into a byte slice (`[]const u8`). There are no pointers to other values.",
         fix: "Remove the `&`."
+    }
+    "E2023" "E2023-array-too-large.t27" {
+        "an array type too large to hold",
+        "An array holds at most 1,048,576 values, counting the values of nested arrays. Arrays are values: the engines keep them whole, so `[4294967295]u64` would need 32 GiB.",
+        fix: "Use a smaller array; a spec states rules, not data sets."
     }
     "E3001" "E3001-constant-out-of-range.t27" {
         "a constant whose computed value does not fit its type",

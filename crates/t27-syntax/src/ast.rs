@@ -213,6 +213,56 @@ pub enum StmtKind {
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
+    /// How deep the tree below is, counting this node.
+    pub depth: u32,
+}
+
+/// The deepest expression tree t27 builds. Deeper ones (100,000 nested parentheses, a chain of
+/// 100,000 `+`) become [`ExprKind::TooDeep`], reported as E0109: every later phase walks
+/// expressions recursively, and a limit keeps them all within their stack.
+pub const MAX_EXPR_DEPTH: u32 = 256;
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        let depth = 1 + kind.children_depth();
+        if depth > MAX_EXPR_DEPTH {
+            return Expr {
+                kind: ExprKind::TooDeep,
+                span,
+                depth: 1,
+            };
+        }
+        Expr { kind, span, depth }
+    }
+}
+
+impl ExprKind {
+    fn children_depth(&self) -> u32 {
+        let max = |xs: &[Expr]| xs.iter().map(|x| x.depth).max().unwrap_or(0);
+        match self {
+            ExprKind::Paren(x)
+            | ExprKind::Unary(_, x)
+            | ExprKind::Field(x, _)
+            | ExprKind::Cast(x, _)
+            | ExprKind::AddrOf(x) => x.depth,
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => a.depth.max(b.depth),
+            ExprKind::Call(f, args) => f.depth.max(max(args)),
+            ExprKind::Array(xs) | ExprKind::Tuple(xs) => max(xs),
+            ExprKind::StructLit(fields) => fields.iter().map(|(_, x)| x.depth).max().unwrap_or(0),
+            ExprKind::If(c, a, b) => c.depth.max(a.depth).max(b.depth),
+            ExprKind::Switch(x, arms) => arms
+                .iter()
+                .map(|a| {
+                    a.value
+                        .depth
+                        .max(a.patterns.iter().map(|p| p.depth).max().unwrap_or(0))
+                })
+                .max()
+                .unwrap_or(0)
+                .max(x.depth),
+            _ => 0,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -305,5 +355,7 @@ pub enum ExprKind {
     AddrOf(Box<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Switch(Box<Expr>, Vec<SwitchArm>),
+    /// An expression nested deeper than [`MAX_EXPR_DEPTH`]; reported by the checker (E0109).
+    TooDeep,
     Error,
 }

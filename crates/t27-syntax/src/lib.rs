@@ -39,7 +39,9 @@ pub fn parse(file: FileId, src: &str) -> Parsed {
             _ => {}
         }
     }
-    if let Some(d) = older_dialect(file, src, &lexed.tokens) {
+    if let Some(d) =
+        too_deep(file, &lexed.tokens).or_else(|| older_dialect(file, src, &lexed.tokens))
+    {
         // Not t27 at all: one precise error beats a page of syntax errors.
         diagnostics.push(d);
         return Parsed {
@@ -87,6 +89,49 @@ pub fn parse(file: FileId, src: &str) -> Parsed {
         semicolon_comments: lexed.semicolon_comments,
         token_count,
     }
+}
+
+/// How deeply `(`, `[` and `{` may nest, and how long an `else if` chain may be: every
+/// later phase walks the tree recursively, and these limits keep them within their stack.
+pub const MAX_NESTING: u32 = 256;
+
+/// Reports the first place where delimiters nest deeper than [`MAX_NESTING`], or an
+/// `else if` chain runs longer: such a file is not parsed at all.
+fn too_deep(file: FileId, tokens: &[(Token<'_>, Span)]) -> Option<Diagnostic> {
+    let mut depth = 0u32;
+    let mut else_ifs = 0u32;
+    for (i, (t, s)) in tokens.iter().enumerate() {
+        match t {
+            Token::LParen | Token::LBracket | Token::LBrace => depth += 1,
+            Token::RParen | Token::RBracket | Token::RBrace => depth = depth.saturating_sub(1),
+            Token::Else if matches!(tokens.get(i + 1), Some((Token::If, _))) => else_ifs += 1,
+            _ => {}
+        }
+        if depth == 0 {
+            else_ifs = 0;
+        }
+        let (over, what) = if depth > MAX_NESTING {
+            (true, "brackets, parentheses and braces nest")
+        } else if else_ifs > MAX_NESTING {
+            (true, "`else if` chains run")
+        } else {
+            (false, "")
+        };
+        if over {
+            return Some(
+                Diagnostic::new(
+                    Code("E0109"),
+                    file,
+                    *s,
+                    format!("{what} more than {MAX_NESTING} deep here"),
+                )
+                .with_label("nested too deeply")
+                .with_note("t27 reads no further in this file")
+                .with_help("split the code into functions or constants"),
+            );
+        }
+    }
+    None
 }
 
 /// Recognises the older dialects in the owner's tree (`module X { ... }` with braces, and the

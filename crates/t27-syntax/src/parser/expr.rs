@@ -14,10 +14,7 @@ pub(crate) fn type_expr<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, 
         // Array lengths are literals or constant names; anything richer belongs in a constant.
         let length = select! { Token::Int(t) => ExprKind::Int(literal::int_value(t)) }
             .or(path().map(ExprKind::Path))
-            .map_with(|kind, e| Expr {
-                kind,
-                span: span(e.span()),
-            })
+            .map_with(|kind, e| Expr::new(kind, span(e.span())))
             .labelled("an array length");
         let slice = just(Token::LBracket)
             .then(just(Token::RBracket))
@@ -133,10 +130,7 @@ pub(crate) fn expr<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
             if_expr,
             switch,
         ))
-        .map_with(|kind, e| Expr {
-            kind,
-            span: span(e.span()),
-        })
+        .map_with(|kind, e| Expr::new(kind, span(e.span())))
         .labelled("an expression")
         .boxed();
 
@@ -152,14 +146,15 @@ pub(crate) fn expr<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
         let cast = just(Token::As).ignore_then(type_expr()).map(Postfix::Cast);
         let postfix_op = choice((call_args, index, field, cast));
 
-        let bin =
-            |l: Expr,
-             op: BinOp,
-             r: Expr,
-             e: &mut chumsky::input::MapExtra<'t, '_, I, extra::Err<E>>| Expr {
-                kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
-                span: span(e.span()),
-            };
+        let bin = |l: Expr,
+                   op: BinOp,
+                   r: Expr,
+                   e: &mut chumsky::input::MapExtra<'t, '_, I, extra::Err<E>>| {
+            Expr::new(
+                ExprKind::Binary(op, Box::new(l), Box::new(r)),
+                span(e.span()),
+            )
+        };
         atom.pratt((
             postfix(11, postfix_op, |lhs: Expr, op, e| {
                 let kind = match op {
@@ -168,20 +163,17 @@ pub(crate) fn expr<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
                     Postfix::Field(f) => ExprKind::Field(Box::new(lhs), f),
                     Postfix::Cast(t) => ExprKind::Cast(Box::new(lhs), t),
                 };
-                Expr {
-                    kind,
-                    span: span(e.span()),
-                }
+                Expr::new(kind, span(e.span()))
             }),
             prefix(
                 10,
                 select! { Token::Bang => Some(UnOp::Not), Token::Minus => Some(UnOp::Neg), Token::Amp => None },
-                |op: Option<UnOp>, rhs: Expr, e| Expr {
-                    kind: match op {
+                |op: Option<UnOp>, rhs: Expr, e| {
+                    let kind = match op {
                         Some(op) => ExprKind::Unary(op, Box::new(rhs)),
                         None => ExprKind::AddrOf(Box::new(rhs)),
-                    },
-                    span: span(e.span()),
+                    };
+                    Expr::new(kind, span(e.span()))
                 },
             ),
             // One operator parser per precedence level: the pratt loop tries each level's

@@ -168,10 +168,7 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
             .then(just(Token::Colon).ignore_then(type_expr()).or_not())
             .then_ignore(skip_statement())
             .map_with(move |((kind, (names, tuple)), ty), e| {
-                let init = Expr {
-                    kind: ExprKind::Error,
-                    span: span(e.span()),
-                };
+                let init = Expr::new(ExprKind::Error, span(e.span()));
                 with_span(
                     StmtKind::Local {
                         kind,

@@ -1,0 +1,236 @@
+//! Inputs people (and generators) really produce: no `t27` command may panic, abort, hang
+//! past its budget, or exit with an undocumented code, and every broken input gets a
+//! diagnostic with a code and a location.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("t27-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp folder");
+    d
+}
+
+fn t27(args: &[&str]) -> (Output, Duration) {
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_t27"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("t27 runs");
+    (out, started.elapsed())
+}
+
+/// Runs `check` (JSON) and `test` on a file; checks the exit codes are documented ones and
+/// nothing crashed; returns the diagnostics.
+fn survive(path: &Path) -> Vec<serde_json::Value> {
+    let p = path.to_str().expect("utf-8 path");
+    let (check, _) = t27(&["check", "--format", "json", p]);
+    let stderr = String::from_utf8_lossy(&check.stderr);
+    assert!(
+        matches!(check.status.code(), Some(0..=2)),
+        "check {p}: {:?}\n{stderr}",
+        check.status
+    );
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("overflow"),
+        "check {p}: {stderr}"
+    );
+    let (test, took) = t27(&["test", "--timeout", "1", p]);
+    let stderr = String::from_utf8_lossy(&test.stderr);
+    assert!(
+        matches!(test.status.code(), Some(0..=3)),
+        "test {p}: {:?}\n{stderr}",
+        test.status
+    );
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("overflow"),
+        "test {p}: {stderr}"
+    );
+    assert!(took < Duration::from_secs(20), "test {p} took {took:?}");
+    String::from_utf8_lossy(&check.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON diagnostics"))
+        .collect()
+}
+
+fn broken(path: &Path) {
+    let diags = survive(path);
+    let errors: Vec<_> = diags.iter().filter(|d| d["severity"] == "error").collect();
+    assert!(!errors.is_empty(), "{} must be reported", path.display());
+    for d in errors {
+        assert!(d["code"].as_str().is_some_and(|c| c.len() == 5), "{d}");
+        assert!(
+            d["line"].as_u64().is_some_and(|l| l >= 1)
+                && d["column"].as_u64().is_some_and(|c| c >= 1),
+            "{d}"
+        );
+    }
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).expect("temp file");
+    p
+}
+
+/// The diagnostics of a file without their file name, to compare variants of one spec.
+fn located(diags: &[serde_json::Value]) -> Vec<String> {
+    diags
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {}:{}-{}:{}",
+                d["code"], d["line"], d["column"], d["end_line"], d["end_column"]
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn crlf_and_byte_order_marks_read_like_lf_files() {
+    let d = dir("crlf");
+    for fixture in [
+        "specs/queen/dispatch.t27",
+        "tests/fixtures/errors/E0101-missing-semicolon.t27",
+        "tests/fixtures/errors/E2003-mixed-integers.t27",
+    ] {
+        let text = std::fs::read_to_string(repo().join(fixture)).expect("fixture");
+        let lf = write(&d, "lf.t27", text.as_bytes());
+        let crlf = write(&d, "crlf.t27", text.replace('\n', "\r\n").as_bytes());
+        let mut bom_bytes = "\u{feff}".as_bytes().to_vec();
+        bom_bytes.extend(text.as_bytes());
+        let bom = write(&d, "bom.t27", &bom_bytes);
+        let expected = located(&survive(&lf));
+        assert_eq!(located(&survive(&crlf)), expected, "{fixture} with CRLF");
+        // A byte-order mark moves no line and no column after line 1, where these are.
+        assert_eq!(located(&survive(&bom)), expected, "{fixture} with a BOM");
+    }
+}
+
+#[test]
+fn broken_bytes_get_located_diagnostics() {
+    let d = dir("bytes");
+    broken(&write(
+        &d,
+        "invalid_utf8.t27",
+        b"module M;\npub const S : str = \"caf\xe9\";\n",
+    ));
+    broken(&write(
+        &d,
+        "nul.t27",
+        b"module M;\npub const A : u32 = 1;\0\npub const B : u32 = 2;\n",
+    ));
+    broken(&write(&d, "empty.t27", b""));
+    broken(&write(
+        &d,
+        "only_comments.t27",
+        b"// nothing here\n; and nothing here\n/// nor here\n",
+    ));
+    broken(&write(&d, "binary.t27", &(0..=255u8).collect::<Vec<u8>>()));
+    survive(&write(
+        &d,
+        "tabs.t27",
+        b"module M;\n\tpub const A : u32 = 1;\n\ttest t {\n\t\tassert A == 1;\n\t}\n",
+    ));
+}
+
+#[test]
+fn resource_abuse_becomes_diagnostics() {
+    let d = dir("abuse");
+    let parens = format!(
+        "module M;\npub const X : u32 = {}1{};\n",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    broken(&write(&d, "parens.t27", parens.as_bytes()));
+    let chain = format!(
+        "module M;\npub const X : u32 = {};\n",
+        vec!["1"; 100_000].join(" + ")
+    );
+    broken(&write(&d, "chain.t27", chain.as_bytes()));
+    let negations = format!("module M;\npub const X : i32 = {}1;\n", "-".repeat(100_000));
+    broken(&write(&d, "negations.t27", negations.as_bytes()));
+    let blocks = format!(
+        "module M;\ntest t {{\n{}{}\n}}\n",
+        "if (true) {".repeat(50_000),
+        "}".repeat(50_000)
+    );
+    broken(&write(&d, "blocks.t27", blocks.as_bytes()));
+    let else_ifs = format!(
+        "module M;\npub fn f(x: u32) -> u32 {{\nif (x == 0) {{ return 0; }}{}\nreturn 2;\n}}\n",
+        " else if (x == 1) { return 1; }".repeat(100_000)
+    );
+    broken(&write(&d, "else_ifs.t27", else_ifs.as_bytes()));
+    broken(&write(
+        &d,
+        "huge_array.t27",
+        b"module M;\ntest t {\nvar a : [4294967295]u64 = undefined;\nassert a[0] == 0;\n}\n",
+    ));
+    let long_line = format!(
+        "module M;\npub const S : str = \"{}\";\ntest t {{ assert S.len() == 1000000; }}\n",
+        "x".repeat(1_000_000)
+    );
+    survive(&write(&d, "long_line.t27", long_line.as_bytes()));
+    let mut many = String::from("module M;\n");
+    for i in 0..50_000 {
+        many.push_str(&format!("pub const C{i} : u32 = {i};\n"));
+    }
+    survive(&write(&d, "large_file.t27", many.as_bytes()));
+    // Recursion and loops that never end are run-time matters: traps and timeouts.
+    let runaway = b"module M;\npub fn r(n: u64) -> u64 { return r(n + 1); }\npub fn spin() -> u32 { var i : u32 = 0; while (true) { i = i ^ 1; } return i; }\ntest deep { assert r(0) == 0; }\ntest forever { assert spin() == 0; }\n";
+    let p = write(&d, "runaway.t27", runaway);
+    survive(&p);
+    let (o, took) = t27(&[
+        "test",
+        "--timeout",
+        "1",
+        "--format",
+        "json",
+        p.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("\"trap\":\"recursion_too_deep\"") && out.contains("\"outcome\":\"timeout\""),
+        "{out}"
+    );
+    assert!(took < Duration::from_secs(10));
+}
+
+#[test]
+fn file_system_trouble_is_a_usage_error() {
+    let d = dir("fs");
+    let (o, _) = t27(&["check", d.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(2), "a folder with no specs");
+    let spec = write(&d, "m.t27", b"module M;\npub const A : u32 = 1;\n");
+    // A read-only output folder for `gen`.
+    let out = d.join("readonly");
+    std::fs::create_dir_all(&out).expect("folder");
+    let mut perms = std::fs::metadata(&out).expect("metadata").permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&out, perms).expect("read-only");
+    let (o, _) = t27(&[
+        "gen",
+        "ts",
+        spec.to_str().expect("utf-8"),
+        "--out",
+        out.join("sub").to_str().expect("utf-8"),
+    ]);
+    let writable = std::fs::write(out.join("probe"), b"x").is_ok();
+    if !writable {
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write"));
+    }
+}
