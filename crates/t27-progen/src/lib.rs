@@ -1,0 +1,327 @@
+//! Random well-typed t27 programs.
+//!
+//! [`program`] turns a seed into the source of one module: constants near the edges of their
+//! types, functions with branches, bounded loops, locals, arrays, strings and structs, and
+//! tests that call them. Every program checks without an error; running it may pass, fail
+//! asserts, or trap (overflow, division by zero, shifts, indexes, casts) at any point, which is
+//! exactly what the two engines must agree on. The differential property test and the fuzz
+//! target both use it.
+
+#![deny(clippy::unwrap_used)]
+
+use std::fmt::Write;
+
+/// A small, fast, deterministic generator (xorshift64*): the same seed gives the same program
+/// on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len() as u64) as usize]
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum IntTy {
+    U8,
+    U16,
+    U32,
+    U64,
+    I8,
+    I16,
+    I32,
+    I64,
+}
+
+const INT_TYPES: [IntTy; 8] = [IntTy::U8, IntTy::U16, IntTy::U32, IntTy::U64, IntTy::I8, IntTy::I16, IntTy::I32, IntTy::I64];
+
+impl IntTy {
+    fn name(self) -> &'static str {
+        match self {
+            IntTy::U8 => "u8",
+            IntTy::U16 => "u16",
+            IntTy::U32 => "u32",
+            IntTy::U64 => "u64",
+            IntTy::I8 => "i8",
+            IntTy::I16 => "i16",
+            IntTy::I32 => "i32",
+            IntTy::I64 => "i64",
+        }
+    }
+    fn bits(self) -> u32 {
+        match self {
+            IntTy::U8 | IntTy::I8 => 8,
+            IntTy::U16 | IntTy::I16 => 16,
+            IntTy::U32 | IntTy::I32 => 32,
+            IntTy::U64 | IntTy::I64 => 64,
+        }
+    }
+    fn signed(self) -> bool {
+        matches!(self, IntTy::I8 | IntTy::I16 | IntTy::I32 | IntTy::I64)
+    }
+    fn min(self) -> i128 {
+        if self.signed() { -(1i128 << (self.bits() - 1)) } else { 0 }
+    }
+    fn max(self) -> i128 {
+        if self.signed() { (1i128 << (self.bits() - 1)) - 1 } else { (1i128 << self.bits()) - 1 }
+    }
+}
+
+/// A value of `t`, often at or near an edge of its range.
+fn literal(r: &mut Rng, t: IntTy) -> String {
+    let (min, max) = (t.min(), t.max());
+    let v: i128 = match r.below(8) {
+        0 => 0,
+        1 => 1,
+        2 => max,
+        3 => max - 1,
+        4 => min,
+        5 => min + 1,
+        6 => (r.below(16)) as i128,
+        _ => {
+            let span = (max - min) as u128;
+            min + (r.next() as u128 % span.max(1)) as i128
+        }
+    };
+    // A typed literal: `(v as T)` keeps operations on it out of compile-time folding. `as`
+    // binds tighter than a prefix `-`, so a negative value is parenthesised.
+    if v < 0 { format!("(({v}) as {})", t.name()) } else { format!("({v} as {})", t.name()) }
+}
+
+struct Fn {
+    name: String,
+    params: Vec<IntTy>,
+    ret: IntTy,
+}
+
+struct Gen {
+    r: Rng,
+    out: String,
+    consts: Vec<(String, IntTy)>,
+    fns: Vec<Fn>,
+}
+
+/// What an expression may use: the locals in scope.
+#[derive(Clone, Default)]
+struct Scope {
+    vars: Vec<(String, IntTy, bool)>,
+    arrays: Vec<(String, IntTy, u32)>,
+}
+
+impl Gen {
+    fn int_expr(&mut self, t: IntTy, scope: &Scope, depth: u32) -> String {
+        let leaf = depth == 0 || self.r.chance(30);
+        if leaf {
+            let vars: Vec<&(String, IntTy, bool)> = scope.vars.iter().filter(|v| v.1 == t).collect();
+            let consts: Vec<&(String, IntTy)> = self.consts.iter().filter(|c| c.1 == t).collect();
+            return match self.r.below(3) {
+                0 if !vars.is_empty() => self.r.pick(&vars).0.clone(),
+                1 if !consts.is_empty() => self.r.pick(&consts).0.clone(),
+                _ => literal(&mut self.r, t),
+            };
+        }
+        match self.r.below(10) {
+            0..=3 => {
+                let op = *self.r.pick(&["+", "-", "*", "/", "%", "&", "|", "^"]);
+                let a = self.int_expr(t, scope, depth - 1);
+                let b = self.int_expr(t, scope, depth - 1);
+                format!("({a} {op} {b})")
+            }
+            4 => {
+                let op = *self.r.pick(&["<<", ">>"]);
+                let a = self.int_expr(t, scope, depth - 1);
+                let n = self.r.below(t.bits() as u64 + 2);
+                format!("({a} {op} ({n} as u32))")
+            }
+            5 => {
+                let from = *self.r.pick(&INT_TYPES);
+                let x = self.int_expr(from, scope, depth - 1);
+                format!("({x} as {})", t.name())
+            }
+            6 => {
+                let c = self.bool_expr(scope, depth - 1);
+                let a = self.int_expr(t, scope, depth - 1);
+                let b = self.int_expr(t, scope, depth - 1);
+                format!("(if ({c}) {a} else {b})")
+            }
+            7 if t.signed() => {
+                let a = self.int_expr(t, scope, depth - 1);
+                format!("(-{a})")
+            }
+            8 => {
+                let callable: Vec<usize> = (0..self.fns.len()).filter(|&i| self.fns[i].ret == t).collect();
+                if callable.is_empty() {
+                    return literal(&mut self.r, t);
+                }
+                let f = *self.r.pick(&callable);
+                let params = self.fns[f].params.clone();
+                let args: Vec<String> = params.iter().map(|p| self.int_expr(*p, scope, depth - 1)).collect();
+                format!("{}({})", self.fns[f].name, args.join(", "))
+            }
+            _ => {
+                let arrays: Vec<&(String, IntTy, u32)> = scope.arrays.iter().filter(|a| a.1 == t).collect();
+                if arrays.is_empty() {
+                    return literal(&mut self.r, t);
+                }
+                let (name, _, len) = (*self.r.pick(&arrays)).clone();
+                // Sometimes one past the end: an index out of bounds.
+                let i = self.r.below(len as u64 + 1);
+                format!("{name}[({i} as u32)]")
+            }
+        }
+    }
+
+    fn bool_expr(&mut self, scope: &Scope, depth: u32) -> String {
+        match self.r.below(5) {
+            0 if depth > 0 => {
+                let op = *self.r.pick(&["and", "or"]);
+                let a = self.bool_expr(scope, depth - 1);
+                let b = self.bool_expr(scope, depth - 1);
+                format!("({a} {op} {b})")
+            }
+            1 if depth > 0 => format!("!({})", self.bool_expr(scope, depth - 1)),
+            _ => {
+                let t = *self.r.pick(&INT_TYPES);
+                let op = *self.r.pick(&["==", "!=", "<", "<=", ">", ">="]);
+                let a = self.int_expr(t, scope, depth.saturating_sub(1));
+                let b = self.int_expr(t, scope, depth.saturating_sub(1));
+                format!("({a} {op} {b})")
+            }
+        }
+    }
+
+    fn statements(&mut self, scope: &mut Scope, ret: IntTy, depth: u32, count: u64, fresh: &mut u32) {
+        for _ in 0..count {
+            match self.r.below(7) {
+                0 | 1 => {
+                    let t = *self.r.pick(&INT_TYPES);
+                    let e = self.int_expr(t, scope, 3);
+                    *fresh += 1;
+                    let name = format!("v{fresh}");
+                    let _ = writeln!(self.out, "var {name} : {} = {e};", t.name());
+                    scope.vars.push((name, t, true));
+                }
+                2 => {
+                    let vars: Vec<(String, IntTy, bool)> = scope.vars.iter().filter(|v| v.2).cloned().collect();
+                    if vars.is_empty() {
+                        continue;
+                    }
+                    let (name, t, _) = self.r.pick(&vars).clone();
+                    let op = *self.r.pick(&["=", "+=", "-=", "*="]);
+                    let e = self.int_expr(t, scope, 2);
+                    let _ = writeln!(self.out, "{name} {op} {e};");
+                }
+                3 if depth > 0 => {
+                    let c = self.bool_expr(scope, 2);
+                    let _ = writeln!(self.out, "if ({c}) {{");
+                    let mut inner = scope.clone();
+                    let n = self.r.below(3) + 1;
+                    self.statements(&mut inner, ret, depth - 1, n, fresh);
+                    let _ = writeln!(self.out, "}} else {{");
+                    let mut inner = scope.clone();
+                    self.statements(&mut inner, ret, depth - 1, n, fresh);
+                    let _ = writeln!(self.out, "}}");
+                }
+                4 if depth > 0 => {
+                    *fresh += 1;
+                    let i = format!("i{fresh}");
+                    let n = self.r.below(6);
+                    let _ = writeln!(self.out, "var {i} : u32 = 0;\nwhile ({i} < {n}) {{");
+                    let mut inner = scope.clone();
+                    inner.vars.push((i.clone(), IntTy::U32, false));
+                    let k = self.r.below(3) + 1;
+                    self.statements(&mut inner, ret, depth - 1, k, fresh);
+                    let _ = writeln!(self.out, "{i} += 1;\n}}");
+                }
+                5 => {
+                    let t = *self.r.pick(&INT_TYPES);
+                    let len = self.r.below(4) as u32 + 1;
+                    let items: Vec<String> = (0..len).map(|_| self.int_expr(t, scope, 1)).collect();
+                    *fresh += 1;
+                    let name = format!("a{fresh}");
+                    let _ = writeln!(self.out, "var {name} : [{len}]{} = [{}];", t.name(), items.join(", "));
+                    scope.arrays.push((name, t, len));
+                }
+                _ if depth > 0 && self.r.chance(20) => {
+                    let e = self.int_expr(ret, scope, 2);
+                    let c = self.bool_expr(scope, 1);
+                    let _ = writeln!(self.out, "if ({c}) {{ return {e}; }}");
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn function(&mut self, index: usize) {
+        let params: Vec<IntTy> = (0..self.r.below(4)).map(|_| *self.r.pick(&INT_TYPES)).collect();
+        let ret = *self.r.pick(&INT_TYPES);
+        let name = format!("f{index}");
+        let sig: Vec<String> = params.iter().enumerate().map(|(i, t)| format!("p{i}: {}", t.name())).collect();
+        let _ = writeln!(self.out, "pub fn {name}({}) -> {} {{", sig.join(", "), ret.name());
+        let mut scope = Scope::default();
+        for (i, t) in params.iter().enumerate() {
+            scope.vars.push((format!("p{i}"), *t, false));
+        }
+        let mut fresh = 0;
+        let n = self.r.below(5) + 1;
+        self.statements(&mut scope, ret, 2, n, &mut fresh);
+        let e = self.int_expr(ret, &scope, 3);
+        let _ = writeln!(self.out, "return {e};\n}}");
+        self.fns.push(Fn { name, params, ret });
+    }
+}
+
+/// The source of one random, well-typed module.
+pub fn program(seed: u64) -> String {
+    let mut g = Gen { r: Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1), out: String::new(), consts: Vec::new(), fns: Vec::new() };
+    let _ = writeln!(g.out, "// Generated by t27-progen from seed {seed}.\nmodule Generated;");
+    for i in 0..g.r.below(4) + 1 {
+        let t = *g.r.pick(&INT_TYPES);
+        let v = literal(&mut g.r, t);
+        let _ = writeln!(g.out, "pub const K{i} : {} = {v};", t.name());
+        g.consts.push((format!("K{i}"), t));
+    }
+    let _ = writeln!(g.out, "pub fn parity(n: u64) -> str {{\nif (n % 2 == 0) {{ return \"even\"; }}\nreturn \"odd\";\n}}");
+    let _ = writeln!(g.out, "pub struct Pair {{ lo: u32, hi: i64 }}");
+    let _ = writeln!(g.out, "pub fn pair(a: u32, b: i64) -> Pair {{\nvar p : Pair = {{ lo: a, hi: b }};\np.lo += 1;\nreturn p;\n}}");
+    for i in 0..g.r.below(5) + 2 {
+        g.function(i as usize);
+    }
+    for t in 0..g.r.below(6) + 2 {
+        let _ = writeln!(g.out, "test t{t} {{");
+        for _ in 0..g.r.below(4) + 1 {
+            let f = g.r.below(g.fns.len() as u64) as usize;
+            let params = g.fns[f].params.clone();
+            let ret = g.fns[f].ret;
+            let scope = Scope::default();
+            let args: Vec<String> = params.iter().map(|p| g.int_expr(*p, &scope, 2)).collect();
+            let call = format!("{}({})", g.fns[f].name, args.join(", "));
+            let expected = g.int_expr(ret, &scope, 1);
+            let op = *g.r.pick(&["==", "!=", "<=", ">="]);
+            let _ = writeln!(g.out, "assert {call} {op} {expected};");
+        }
+        if g.r.chance(30) {
+            let n = g.r.below(5);
+            let want = *g.r.pick(&["even", "odd"]);
+            let _ = writeln!(g.out, "assert parity({n} as u64) == \"{want}\";");
+        }
+        if g.r.chance(30) {
+            let a = literal(&mut g.r, IntTy::U32);
+            let _ = writeln!(g.out, "assert pair({a}, ((-1) as i64)) == {{ lo: (7 as u32), hi: ((-1) as i64) }};");
+        }
+        let _ = writeln!(g.out, "}}");
+    }
+    g.out
+}
