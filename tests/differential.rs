@@ -13,6 +13,13 @@ use t27_run::{BlockReport, Engine, RunOptions};
 /// suite fast.
 const CASES: u64 = 400;
 
+/// Seeds the fuzzer found problems with, run on every build (see RELIABILITY.md).
+const REGRESSIONS: [u64; 1] = [
+    // A call between compiled functions placed more than 2 GiB apart (the JIT now keeps all
+    // its code in one region).
+    8497992256872967918,
+];
+
 fn outcomes(checked: &t27_check::Checked, engine: Engine) -> Vec<String> {
     let opts = RunOptions { engine, timeout: Duration::from_secs(5), filter: None, exact: false };
     let mut out = Vec::new();
@@ -25,7 +32,7 @@ fn random_programs_end_the_same_way_on_both_engines() {
     let mut ran = 0;
     let mut traps = 0;
     let mut fails = 0;
-    for seed in 0..CASES {
+    for seed in (0..CASES).chain(REGRESSIONS) {
         let source = t27_progen::program(seed);
         let path = PathBuf::from(format!("generated/seed{seed}.t27"));
         let mut loader = MemLoader::default();

@@ -104,8 +104,8 @@ pub(crate) fn is_aggregate(ty: &Ty) -> bool {
 /// A compiled program: native code for every function and block.
 pub struct JitProgram<'p> {
     p: &'p Program,
-    // Kept alive: the code and data compiled code points into.
-    _module: JITModule,
+    // Kept alive: the code and data compiled code points into. Freed on drop.
+    module: Option<JITModule>,
     _arena: Arena,
     _blocks: Vec<Box<[u64]>>,
     block_code: Vec<*const u8>,
@@ -129,6 +129,11 @@ impl<'p> JitProgram<'p> {
             .finish(settings::Flags::new(flags))
             .map_err(|e| JitError(e.to_string()))?;
         let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+        // All code and data in one reserved region: calls between compiled functions are
+        // 32-bit relative, and separately mapped blobs can land more than 2 GiB apart (found
+        // by fuzzing, where the sanitizer's mappings spread memory out).
+        let arena = cranelift_jit::ArenaMemoryProvider::new_with_size(1 << 30).map_err(|e| JitError(e.to_string()))?;
+        builder.memory_provider(Box::new(arena));
         builder.symbol("t27_capture", runtime::t27_capture as *const u8);
         builder.symbol("t27_str_eq", runtime::t27_str_eq as *const u8);
         builder.symbol("t27_str_contains", runtime::t27_str_contains as *const u8);
@@ -281,7 +286,7 @@ impl<'p> JitProgram<'p> {
         });
         Ok(JitProgram {
             p,
-            _module: shared.module,
+            module: Some(shared.module),
             _arena: shared.arena,
             _blocks: shared.blocks,
             block_code,
@@ -359,6 +364,16 @@ impl<'p> JitProgram<'p> {
             },
             STATUS_TIMEOUT => Outcome::Timeout,
             _ => Outcome::Pass,
+        }
+    }
+}
+
+impl Drop for JitProgram<'_> {
+    fn drop(&mut self) {
+        if let Some(module) = self.module.take() {
+            // SAFETY: the program is going away: no compiled function runs now, and none of
+            // their pointers is called after this.
+            unsafe { module.free_memory() };
         }
     }
 }
