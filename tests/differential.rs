@@ -21,9 +21,16 @@ const REGRESSIONS: [u64; 1] = [
 ];
 
 fn outcomes(checked: &t27_check::Checked, engine: Engine) -> Vec<String> {
-    let opts = RunOptions { engine, timeout: Duration::from_secs(5), filter: None, exact: false };
+    let opts = RunOptions {
+        engine,
+        timeout: Duration::from_secs(5),
+        filter: None,
+        exact: false,
+    };
     let mut out = Vec::new();
-    t27_run::run(checked, &opts, &mut |r: &BlockReport| out.push(format!("{:?}", r.result)));
+    t27_run::run(checked, &opts, &mut |r: &BlockReport| {
+        out.push(format!("{:?}", r.result))
+    });
     out
 }
 
@@ -36,9 +43,16 @@ fn random_programs_end_the_same_way_on_both_engines() {
         let source = t27_progen::program(seed);
         let path = PathBuf::from(format!("generated/seed{seed}.t27"));
         let mut loader = MemLoader::default();
-        loader.files.insert(path.clone(), source.clone().into_bytes());
+        loader
+            .files
+            .insert(path.clone(), source.clone().into_bytes());
         let checked = check_paths(&[path], &mut loader);
-        assert_eq!(checked.error_count(), 0, "seed {seed} does not check:\n{}\n{source}", rendered(&checked));
+        assert_eq!(
+            checked.error_count(),
+            0,
+            "seed {seed} does not check:\n{}\n{source}",
+            rendered(&checked)
+        );
         let eval = outcomes(&checked, Engine::Eval);
         let jit = outcomes(&checked, Engine::Jit);
         assert_eq!(eval, jit, "the engines disagree on seed {seed}:\n{source}");
@@ -47,5 +61,8 @@ fn random_programs_end_the_same_way_on_both_engines() {
         fails += eval.iter().filter(|o| o.contains("Fail")).count();
     }
     // The generator must exercise failures and traps, not only passing blocks.
-    assert!(ran > 300 && traps > 20 && fails > 20, "{ran} blocks, {traps} traps, {fails} failures");
+    assert!(
+        ran > 300 && traps > 20 && fails > 20,
+        "{ran} blocks, {traps} traps, {fails} failures"
+    );
 }

@@ -20,16 +20,26 @@ impl Checker {
         // `-2147483648 as i32` reads as `-(2147483648 as i32)`: `as` binds tighter than `-`.
         // When only the negated literal fits, say so instead of reporting a lossy cast.
         if let (UnOp::Neg, A::Cast(inner, target)) = (op, &x.kind) {
-            if let (A::Int(v), t27_syntax::ast::TypeKind::Named(path)) = (&inner.kind, &target.kind) {
+            if let (A::Int(v), t27_syntax::ast::TypeKind::Named(path)) = (&inner.kind, &target.kind)
+            {
                 let n = num_bigint::BigInt::from(v.clone());
-                if let Some(t) = path.first().and_then(|p| IntTy::from_name(&p.name)).filter(|_| path.len() == 1) {
+                if let Some(t) = path
+                    .first()
+                    .and_then(|p| IntTy::from_name(&p.name))
+                    .filter(|_| path.len() == 1)
+                {
                     if !t.fits(&n) && t.fits(&-n.clone()) {
                         let file = self.file_of(cx.module);
                         self.report(
-                            Diagnostic::new(Code("E3005"), file, x.span, format!("`{n}` does not fit `{}`, so `as` would lose it", t.name()))
-                                .with_label("`as` applies to the literal before the `-` does")
-                                .with_note("`as` binds tighter than a prefix `-`")
-                                .with_help(format!("write `(-{n}) as {}`", t.name())),
+                            Diagnostic::new(
+                                Code("E3005"),
+                                file,
+                                x.span,
+                                format!("`{n}` does not fit `{}`, so `as` would lose it", t.name()),
+                            )
+                            .with_label("`as` applies to the literal before the `-` does")
+                            .with_note("`as` binds tighter than a prefix `-`")
+                            .with_help(format!("write `(-{n}) as {}`", t.name())),
                         );
                         return Expr::error(span);
                     }

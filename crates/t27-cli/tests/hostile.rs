@@ -54,6 +54,29 @@ fn survive(path: &Path) -> Vec<serde_json::Value> {
         "test {p}: {stderr}"
     );
     assert!(took < Duration::from_secs(20), "test {p} took {took:?}");
+    let out = std::env::temp_dir().join(format!("t27-hostile-gen-{}", std::process::id()));
+    for args in [
+        vec!["gen", "ts", p, "--out"],
+        vec!["gen", "rust", p, "--out"],
+        vec!["consts", p],
+    ] {
+        let mut args: Vec<&str> = args;
+        let out_str = out.to_str().expect("utf-8");
+        if args.last() == Some(&"--out") {
+            args.push(out_str);
+        }
+        let (o, _) = t27(&args);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            matches!(o.status.code(), Some(0..=2)),
+            "{args:?}: {:?}\n{stderr}",
+            o.status
+        );
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("overflow"),
+            "{args:?}: {stderr}"
+        );
+    }
     String::from_utf8_lossy(&check.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).expect("JSON diagnostics"))
@@ -111,6 +134,21 @@ fn crlf_and_byte_order_marks_read_like_lf_files() {
         assert_eq!(located(&survive(&crlf)), expected, "{fixture} with CRLF");
         // A byte-order mark moves no line and no column after line 1, where these are.
         assert_eq!(located(&survive(&bom)), expected, "{fixture} with a BOM");
+    }
+}
+
+/// The files of `tests/fixtures/hostile`: every one is broken, and every command survives it.
+#[test]
+fn hostile_fixtures_get_located_diagnostics() {
+    let folder = repo().join("tests/fixtures/hostile");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .expect("fixtures")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 7);
+    for f in files {
+        broken(&f);
     }
 }
 
@@ -209,28 +247,33 @@ fn file_system_trouble_is_a_usage_error() {
     let d = dir("fs");
     let (o, _) = t27(&["check", d.to_str().expect("utf-8")]);
     assert_eq!(o.status.code(), Some(2), "a folder with no specs");
+    // A spec that cannot be read (a folder where a file is expected; permissions do not stop
+    // root, which CI runs as).
+    std::fs::create_dir_all(d.join("unreadable.t27")).expect("folder");
     let spec = write(&d, "m.t27", b"module M;\npub const A : u32 = 1;\n");
-    // A read-only output folder for `gen`.
-    let out = d.join("readonly");
-    std::fs::create_dir_all(&out).expect("folder");
-    let mut perms = std::fs::metadata(&out).expect("metadata").permissions();
-    perms.set_readonly(true);
-    std::fs::set_permissions(&out, perms).expect("read-only");
+    for cmd in ["check", "test", "consts"] {
+        let (o, _) = t27(&[cmd, d.join("unreadable.t27").to_str().expect("utf-8")]);
+        assert!(
+            matches!(o.status.code(), Some(2 | 3)),
+            "{cmd}: {:?} {}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    // An output folder that cannot be written: its parent is a file.
+    let blocker = write(&d, "blocker", b"not a folder");
     let (o, _) = t27(&[
         "gen",
         "ts",
         spec.to_str().expect("utf-8"),
         "--out",
-        out.join("sub").to_str().expect("utf-8"),
+        blocker.join("out").to_str().expect("utf-8"),
     ]);
-    let writable = std::fs::write(out.join("probe"), b"x").is_ok();
-    if !writable {
-        assert_eq!(
-            o.status.code(),
-            Some(2),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write"));
-    }
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write"));
 }

@@ -132,7 +132,8 @@ impl<'p> JitProgram<'p> {
         // All code and data in one reserved region: calls between compiled functions are
         // 32-bit relative, and separately mapped blobs can land more than 2 GiB apart (found
         // by fuzzing, where the sanitizer's mappings spread memory out).
-        let arena = cranelift_jit::ArenaMemoryProvider::new_with_size(1 << 30).map_err(|e| JitError(e.to_string()))?;
+        let arena = cranelift_jit::ArenaMemoryProvider::new_with_size(1 << 30)
+            .map_err(|e| JitError(e.to_string()))?;
         builder.memory_provider(Box::new(arena));
         builder.symbol("t27_capture", runtime::t27_capture as *const u8);
         builder.symbol("t27_str_eq", runtime::t27_str_eq as *const u8);

@@ -45,7 +45,16 @@ enum IntTy {
     I64,
 }
 
-const INT_TYPES: [IntTy; 8] = [IntTy::U8, IntTy::U16, IntTy::U32, IntTy::U64, IntTy::I8, IntTy::I16, IntTy::I32, IntTy::I64];
+const INT_TYPES: [IntTy; 8] = [
+    IntTy::U8,
+    IntTy::U16,
+    IntTy::U32,
+    IntTy::U64,
+    IntTy::I8,
+    IntTy::I16,
+    IntTy::I32,
+    IntTy::I64,
+];
 
 impl IntTy {
     fn name(self) -> &'static str {
@@ -72,10 +81,18 @@ impl IntTy {
         matches!(self, IntTy::I8 | IntTy::I16 | IntTy::I32 | IntTy::I64)
     }
     fn min(self) -> i128 {
-        if self.signed() { -(1i128 << (self.bits() - 1)) } else { 0 }
+        if self.signed() {
+            -(1i128 << (self.bits() - 1))
+        } else {
+            0
+        }
     }
     fn max(self) -> i128 {
-        if self.signed() { (1i128 << (self.bits() - 1)) - 1 } else { (1i128 << self.bits()) - 1 }
+        if self.signed() {
+            (1i128 << (self.bits() - 1)) - 1
+        } else {
+            (1i128 << self.bits()) - 1
+        }
     }
 }
 
@@ -97,7 +114,11 @@ fn literal(r: &mut Rng, t: IntTy) -> String {
     };
     // A typed literal: `(v as T)` keeps operations on it out of compile-time folding. `as`
     // binds tighter than a prefix `-`, so a negative value is parenthesised.
-    if v < 0 { format!("(({v}) as {})", t.name()) } else { format!("({v} as {})", t.name()) }
+    if v < 0 {
+        format!("(({v}) as {})", t.name())
+    } else {
+        format!("({v} as {})", t.name())
+    }
 }
 
 struct Fn {
@@ -124,7 +145,8 @@ impl Gen {
     fn int_expr(&mut self, t: IntTy, scope: &Scope, depth: u32) -> String {
         let leaf = depth == 0 || self.r.chance(30);
         if leaf {
-            let vars: Vec<&(String, IntTy, bool)> = scope.vars.iter().filter(|v| v.1 == t).collect();
+            let vars: Vec<&(String, IntTy, bool)> =
+                scope.vars.iter().filter(|v| v.1 == t).collect();
             let consts: Vec<&(String, IntTy)> = self.consts.iter().filter(|c| c.1 == t).collect();
             return match self.r.below(3) {
                 0 if !vars.is_empty() => self.r.pick(&vars).0.clone(),
@@ -161,17 +183,23 @@ impl Gen {
                 format!("(-{a})")
             }
             8 => {
-                let callable: Vec<usize> = (0..self.fns.len()).filter(|&i| self.fns[i].ret == t).collect();
+                let callable: Vec<usize> = (0..self.fns.len())
+                    .filter(|&i| self.fns[i].ret == t)
+                    .collect();
                 if callable.is_empty() {
                     return literal(&mut self.r, t);
                 }
                 let f = *self.r.pick(&callable);
                 let params = self.fns[f].params.clone();
-                let args: Vec<String> = params.iter().map(|p| self.int_expr(*p, scope, depth - 1)).collect();
+                let args: Vec<String> = params
+                    .iter()
+                    .map(|p| self.int_expr(*p, scope, depth - 1))
+                    .collect();
                 format!("{}({})", self.fns[f].name, args.join(", "))
             }
             _ => {
-                let arrays: Vec<&(String, IntTy, u32)> = scope.arrays.iter().filter(|a| a.1 == t).collect();
+                let arrays: Vec<&(String, IntTy, u32)> =
+                    scope.arrays.iter().filter(|a| a.1 == t).collect();
                 if arrays.is_empty() {
                     return literal(&mut self.r, t);
                 }
@@ -202,7 +230,14 @@ impl Gen {
         }
     }
 
-    fn statements(&mut self, scope: &mut Scope, ret: IntTy, depth: u32, count: u64, fresh: &mut u32) {
+    fn statements(
+        &mut self,
+        scope: &mut Scope,
+        ret: IntTy,
+        depth: u32,
+        count: u64,
+        fresh: &mut u32,
+    ) {
         for _ in 0..count {
             match self.r.below(7) {
                 0 | 1 => {
@@ -214,7 +249,8 @@ impl Gen {
                     scope.vars.push((name, t, true));
                 }
                 2 => {
-                    let vars: Vec<(String, IntTy, bool)> = scope.vars.iter().filter(|v| v.2).cloned().collect();
+                    let vars: Vec<(String, IntTy, bool)> =
+                        scope.vars.iter().filter(|v| v.2).cloned().collect();
                     if vars.is_empty() {
                         continue;
                     }
@@ -251,7 +287,12 @@ impl Gen {
                     let items: Vec<String> = (0..len).map(|_| self.int_expr(t, scope, 1)).collect();
                     *fresh += 1;
                     let name = format!("a{fresh}");
-                    let _ = writeln!(self.out, "var {name} : [{len}]{} = [{}];", t.name(), items.join(", "));
+                    let _ = writeln!(
+                        self.out,
+                        "var {name} : [{len}]{} = [{}];",
+                        t.name(),
+                        items.join(", ")
+                    );
                     scope.arrays.push((name, t, len));
                 }
                 _ if depth > 0 && self.r.chance(20) => {
@@ -265,11 +306,22 @@ impl Gen {
     }
 
     fn function(&mut self, index: usize) {
-        let params: Vec<IntTy> = (0..self.r.below(4)).map(|_| *self.r.pick(&INT_TYPES)).collect();
+        let params: Vec<IntTy> = (0..self.r.below(4))
+            .map(|_| *self.r.pick(&INT_TYPES))
+            .collect();
         let ret = *self.r.pick(&INT_TYPES);
         let name = format!("f{index}");
-        let sig: Vec<String> = params.iter().enumerate().map(|(i, t)| format!("p{i}: {}", t.name())).collect();
-        let _ = writeln!(self.out, "pub fn {name}({}) -> {} {{", sig.join(", "), ret.name());
+        let sig: Vec<String> = params
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!("p{i}: {}", t.name()))
+            .collect();
+        let _ = writeln!(
+            self.out,
+            "pub fn {name}({}) -> {} {{",
+            sig.join(", "),
+            ret.name()
+        );
         let mut scope = Scope::default();
         for (i, t) in params.iter().enumerate() {
             scope.vars.push((format!("p{i}"), *t, false));
@@ -285,17 +337,31 @@ impl Gen {
 
 /// The source of one random, well-typed module.
 pub fn program(seed: u64) -> String {
-    let mut g = Gen { r: Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1), out: String::new(), consts: Vec::new(), fns: Vec::new() };
-    let _ = writeln!(g.out, "// Generated by t27-progen from seed {seed}.\nmodule Generated;");
+    let mut g = Gen {
+        r: Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1),
+        out: String::new(),
+        consts: Vec::new(),
+        fns: Vec::new(),
+    };
+    let _ = writeln!(
+        g.out,
+        "// Generated by t27-progen from seed {seed}.\nmodule Generated;"
+    );
     for i in 0..g.r.below(4) + 1 {
         let t = *g.r.pick(&INT_TYPES);
         let v = literal(&mut g.r, t);
         let _ = writeln!(g.out, "pub const K{i} : {} = {v};", t.name());
         g.consts.push((format!("K{i}"), t));
     }
-    let _ = writeln!(g.out, "pub fn parity(n: u64) -> str {{\nif (n % 2 == 0) {{ return \"even\"; }}\nreturn \"odd\";\n}}");
+    let _ = writeln!(
+        g.out,
+        "pub fn parity(n: u64) -> str {{\nif (n % 2 == 0) {{ return \"even\"; }}\nreturn \"odd\";\n}}"
+    );
     let _ = writeln!(g.out, "pub struct Pair {{ lo: u32, hi: i64 }}");
-    let _ = writeln!(g.out, "pub fn pair(a: u32, b: i64) -> Pair {{\nvar p : Pair = {{ lo: a, hi: b }};\np.lo += 1;\nreturn p;\n}}");
+    let _ = writeln!(
+        g.out,
+        "pub fn pair(a: u32, b: i64) -> Pair {{\nvar p : Pair = {{ lo: a, hi: b }};\np.lo += 1;\nreturn p;\n}}"
+    );
     for i in 0..g.r.below(5) + 2 {
         g.function(i as usize);
     }
@@ -319,7 +385,10 @@ pub fn program(seed: u64) -> String {
         }
         if g.r.chance(30) {
             let a = literal(&mut g.r, IntTy::U32);
-            let _ = writeln!(g.out, "assert pair({a}, ((-1) as i64)) == {{ lo: (7 as u32), hi: ((-1) as i64) }};");
+            let _ = writeln!(
+                g.out,
+                "assert pair({a}, ((-1) as i64)) == {{ lo: (7 as u32), hi: ((-1) as i64) }};"
+            );
         }
         let _ = writeln!(g.out, "}}");
     }
