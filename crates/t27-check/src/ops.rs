@@ -19,16 +19,15 @@ impl Checker {
     ) -> Expr {
         // `-2147483648 as i32` reads as `-(2147483648 as i32)`: `as` binds tighter than `-`.
         // When only the negated literal fits, say so instead of reporting a lossy cast.
-        if let (UnOp::Neg, A::Cast(inner, target)) = (op, &x.kind) {
-            if let (A::Int(v), t27_syntax::ast::TypeKind::Named(path)) = (&inner.kind, &target.kind)
+        if let (UnOp::Neg, A::Cast(inner, target)) = (op, &x.kind)
+            && let (A::Int(v), t27_syntax::ast::TypeKind::Named(path)) = (&inner.kind, &target.kind)
             {
                 let n = num_bigint::BigInt::from(v.clone());
                 if let Some(t) = path
                     .first()
                     .and_then(|p| IntTy::from_name(&p.name))
                     .filter(|_| path.len() == 1)
-                {
-                    if !t.fits(&n) && t.fits(&-n.clone()) {
+                    && !t.fits(&n) && t.fits(&-n.clone()) {
                         let file = self.file_of(cx.module);
                         self.report(
                             Diagnostic::new(
@@ -43,9 +42,7 @@ impl Checker {
                         );
                         return Expr::error(span);
                     }
-                }
             }
-        }
         let file = self.file_of(cx.module);
         let hint = if op == UnOp::Not {
             Some(&Ty::Bool)
