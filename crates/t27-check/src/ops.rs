@@ -21,28 +21,30 @@ impl Checker {
         // When only the negated literal fits, say so instead of reporting a lossy cast.
         if let (UnOp::Neg, A::Cast(inner, target)) = (op, &x.kind)
             && let (A::Int(v), t27_syntax::ast::TypeKind::Named(path)) = (&inner.kind, &target.kind)
+        {
+            let n = num_bigint::BigInt::from(v.clone());
+            if let Some(t) = path
+                .first()
+                .and_then(|p| IntTy::from_name(&p.name))
+                .filter(|_| path.len() == 1)
+                && !t.fits(&n)
+                && t.fits(&-n.clone())
             {
-                let n = num_bigint::BigInt::from(v.clone());
-                if let Some(t) = path
-                    .first()
-                    .and_then(|p| IntTy::from_name(&p.name))
-                    .filter(|_| path.len() == 1)
-                    && !t.fits(&n) && t.fits(&-n.clone()) {
-                        let file = self.file_of(cx.module);
-                        self.report(
-                            Diagnostic::new(
-                                Code("E3005"),
-                                file,
-                                x.span,
-                                format!("`{n}` does not fit `{}`, so `as` would lose it", t.name()),
-                            )
-                            .with_label("`as` applies to the literal before the `-` does")
-                            .with_note("`as` binds tighter than a prefix `-`")
-                            .with_help(format!("write `(-{n}) as {}`", t.name())),
-                        );
-                        return Expr::error(span);
-                    }
+                let file = self.file_of(cx.module);
+                self.report(
+                    Diagnostic::new(
+                        Code("E3005"),
+                        file,
+                        x.span,
+                        format!("`{n}` does not fit `{}`, so `as` would lose it", t.name()),
+                    )
+                    .with_label("`as` applies to the literal before the `-` does")
+                    .with_note("`as` binds tighter than a prefix `-`")
+                    .with_help(format!("write `(-{n}) as {}`", t.name())),
+                );
+                return Expr::error(span);
             }
+        }
         let file = self.file_of(cx.module);
         let hint = if op == UnOp::Not {
             Some(&Ty::Bool)

@@ -1,6 +1,6 @@
 //! `t27 check`.
 
-use crate::files::{FsLoader, collect};
+use crate::files::load_and_check;
 use crate::{Color, EXIT_OK, EXIT_SPEC_ERRORS, EXIT_USAGE, Format};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -14,22 +14,9 @@ pub struct Options {
 }
 
 pub fn run(opts: &Options) -> u8 {
-    let paths = if opts.paths.is_empty() {
-        vec![PathBuf::from("specs")]
-    } else {
-        opts.paths.clone()
-    };
-    let (files, problems) = collect(&paths);
-    if !problems.is_empty() {
-        for p in &problems {
-            eprintln!("error: {p}");
-        }
+    let Ok(checked) = load_and_check(&opts.paths, opts.root.as_deref()) else {
         return EXIT_USAGE;
-    }
-    let checked = t27_check::check(&files, opts.root.as_deref(), &mut FsLoader);
-    for (path, why) in &checked.io_errors {
-        eprintln!("error: {}: {why}", path.display());
-    }
+    };
     let color = match opts.color {
         Color::Always => true,
         Color::Never => false,
@@ -55,9 +42,7 @@ pub fn run(opts: &Options) -> u8 {
             if warnings == 1 { "" } else { "s" },
         );
     }
-    let code = if !checked.io_errors.is_empty() {
-        EXIT_USAGE
-    } else if errors > 0 || (opts.deny_warnings && warnings > 0) {
+    let code = if errors > 0 || (opts.deny_warnings && warnings > 0) {
         EXIT_SPEC_ERRORS
     } else {
         EXIT_OK

@@ -53,3 +53,29 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<String>) {
         }
     }
 }
+
+/// Expands the paths (default `specs`), reports missing paths and unreadable files, and checks
+/// what is there. `Err` means a usage or I/O problem, already printed.
+pub fn load_and_check(paths: &[PathBuf], root: Option<&Path>) -> Result<t27_check::Checked, ()> {
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from("specs")]
+    } else {
+        paths.to_vec()
+    };
+    let (files, problems) = collect(&paths);
+    for p in &problems {
+        eprintln!("error: {p}");
+    }
+    if !problems.is_empty() {
+        return Err(());
+    }
+    let checked = t27_check::check(&files, root, &mut FsLoader);
+    for (path, why) in &checked.io_errors {
+        eprintln!("error: {}: {why}", path.display());
+    }
+    if checked.io_errors.is_empty() {
+        Ok(checked)
+    } else {
+        Err(())
+    }
+}

@@ -1,6 +1,6 @@
 //! `t27 gen ts|rust` and `t27 consts`.
 
-use crate::files::{FsLoader, collect};
+use crate::files::load_and_check;
 use crate::{EXIT_OK, EXIT_SPEC_ERRORS, EXIT_USAGE, Format};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -14,25 +14,9 @@ pub enum Target {
 
 /// Checks the specs; prints errors and returns `None` when there are any.
 fn checked(paths: &[PathBuf], root: Option<&Path>) -> Result<t27_check::Checked, u8> {
-    let paths = if paths.is_empty() {
-        vec![PathBuf::from("specs")]
-    } else {
-        paths.to_vec()
+    let Ok(checked) = load_and_check(paths, root) else {
+        return Err(EXIT_USAGE);
     };
-    let (files, problems) = collect(&paths);
-    if !problems.is_empty() {
-        for p in &problems {
-            eprintln!("error: {p}");
-        }
-        return Err(EXIT_USAGE);
-    }
-    let checked = t27_check::check(&files, root, &mut FsLoader);
-    for (path, why) in &checked.io_errors {
-        eprintln!("error: {}: {why}", path.display());
-    }
-    if !checked.io_errors.is_empty() {
-        return Err(EXIT_USAGE);
-    }
     if checked.error_count() > 0 {
         for d in checked.diagnostics.iter().filter(|d| d.is_error()) {
             eprint!("{}", t27_diag::render(d, &checked.sources, false));

@@ -1,6 +1,6 @@
 //! `t27 test`.
 
-use crate::files::{FsLoader, collect};
+use crate::files::load_and_check;
 use crate::{Color, Format};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -32,25 +32,9 @@ pub fn run(opts: &Options) -> u8 {
         eprintln!("error: --timeout takes a positive number of seconds");
         return EXIT_USAGE;
     }
-    let paths = if opts.paths.is_empty() {
-        vec![PathBuf::from("specs")]
-    } else {
-        opts.paths.clone()
+    let Ok(checked) = load_and_check(&opts.paths, opts.root.as_deref()) else {
+        return EXIT_USAGE;
     };
-    let (files, problems) = collect(&paths);
-    if !problems.is_empty() {
-        for p in &problems {
-            eprintln!("error: {p}");
-        }
-        return EXIT_USAGE;
-    }
-    let checked = t27_check::check(&files, opts.root.as_deref(), &mut FsLoader);
-    for (path, why) in &checked.io_errors {
-        eprintln!("error: {}: {why}", path.display());
-    }
-    if !checked.io_errors.is_empty() {
-        return EXIT_USAGE;
-    }
     let color = match opts.color {
         Color::Always => true,
         Color::Never => false,

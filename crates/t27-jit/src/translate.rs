@@ -275,8 +275,8 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         self.b.switch_to_block(cont);
     }
 
-    /// Checks and counts call depth around a call at `span`; returns the depth to restore.
-    /// Checks the depth limit before a call to a leaf, which cannot nest calls further.
+    /// Checks the depth limit before a call at `span`; returns the current depth. Enough for
+    /// a call to a leaf, which cannot nest calls further.
     pub fn check_depth(&mut self, span: Span) -> Value {
         let depth = self
             .b
@@ -291,17 +291,9 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         depth
     }
 
+    /// Checks and counts the depth around a call at `span`; returns the depth to restore.
     pub fn enter_call(&mut self, span: Span) -> Value {
-        let depth = self
-            .b
-            .ins()
-            .load(types::I32, MemFlagsData::trusted(), self.ctx, OFF_DEPTH);
-        let too_deep = self.icmp_k(
-            IntCC::UnsignedGreaterThanOrEqual,
-            depth,
-            MAX_CALL_DEPTH as i64,
-        );
-        self.trap_if(too_deep, TrapKind::RecursionTooDeep, span);
+        let depth = self.check_depth(span);
         let deeper = self.b.ins().iadd_imm_s(depth, 1);
         self.b
             .ins()
