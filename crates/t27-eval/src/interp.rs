@@ -193,6 +193,12 @@ impl<'p> Machine<'p> {
 
     /// An assert; for a comparison, both sides are computed once and kept for the report.
     fn assert(&mut self, frame: &mut Vec<Rt>, cond: &Expr, span: Span) -> Run<()> {
+        // `assert a and b` is `assert a; assert b;`: the report then shows the values of the
+        // comparison that failed.
+        if let ExprKind::Binary(BinOp::And, l, r) = &cond.kind {
+            self.assert(frame, l, span)?;
+            return self.assert(frame, r, span);
+        }
         if let ExprKind::Binary(op, l, r) = &cond.kind
             && op.is_comparison()
         {

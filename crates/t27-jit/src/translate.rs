@@ -463,6 +463,12 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
     }
 
     fn assert(&mut self, cond: &Expr, span: Span) {
+        // `assert a and b` is `assert a; assert b;`, as in the evaluator.
+        if let ExprKind::Binary(t27_ir::BinOp::And, l, r) = &cond.kind {
+            self.assert(l, span);
+            self.assert(r, span);
+            return;
+        }
         if let ExprKind::Binary(op, l, r) = &cond.kind
             && op.is_comparison()
         {

@@ -29,26 +29,62 @@ fn kind(t: &Test) -> &'static str {
     }
 }
 
-/// The assert at `span` in a block, to name the values of its two sides.
-fn assert_sides(b: &t27_ir::Block, span: t27_diag::Span) -> Option<(&Expr, &Expr)> {
-    for s in &b.stmts {
-        let found = match &s.kind {
-            StmtKind::Assert { cond, .. } if s.span == span => match &cond.kind {
-                ExprKind::Binary(op, l, r) if op.is_comparison() => Some((&**l, &**r)),
-                _ => None,
-            },
-            StmtKind::If {
-                then, otherwise, ..
-            } => assert_sides(then, span).or_else(|| assert_sides(otherwise, span)),
-            StmtKind::While { body, .. } => assert_sides(body, span),
-            StmtKind::Block(b) => assert_sides(b, span),
-            _ => None,
-        };
-        if found.is_some() {
-            return found;
+/// The assert at `span` in a block.
+fn find_assert(b: &t27_ir::Block, span: t27_diag::Span) -> Option<&Expr> {
+    b.stmts.iter().find_map(|s| match &s.kind {
+        StmtKind::Assert { cond, .. } if s.span == span => Some(cond),
+        StmtKind::If {
+            then, otherwise, ..
+        } => find_assert(then, span).or_else(|| find_assert(otherwise, span)),
+        StmtKind::While { body, .. } => find_assert(body, span),
+        StmtKind::Block(b) => find_assert(b, span),
+        _ => None,
+    })
+}
+
+/// Whether an operand could have produced `value`: a literal or constant must hold it.
+fn could_be(p: &Program, e: &Expr, value: &Shown) -> bool {
+    let v = match &e.kind {
+        ExprKind::Lit(v) => v,
+        ExprKind::Const(id) => match &p.consts[id.index()].value {
+            Some(v) => v,
+            None => return false,
+        },
+        _ => return true,
+    };
+    match (v, value) {
+        (Value::Int(a), Shown::Int(b)) => *a == num_bigint::BigInt::from(*b),
+        (Value::Bool(a), Shown::Bool(b)) => a == b,
+        (Value::Str(a), Shown::Str(b)) => a == b,
+        _ => true,
+    }
+}
+
+/// The two sides of the comparison that failed in the assert at `span`, to name their
+/// values. In an `and` chain it is the first comparison whose literal and constant sides
+/// hold the reported values.
+fn assert_sides<'a>(
+    p: &Program,
+    b: &'a t27_ir::Block,
+    span: t27_diag::Span,
+    left: &Shown,
+    right: &Shown,
+) -> Option<(&'a Expr, &'a Expr)> {
+    let mut parts = vec![find_assert(b, span)?];
+    let mut comparisons = Vec::new();
+    while let Some(e) = parts.pop() {
+        match &e.kind {
+            ExprKind::Binary(BinOp::And, l, r) => {
+                parts.push(r);
+                parts.push(l);
+            }
+            ExprKind::Binary(op, l, r) if op.is_comparison() => comparisons.push((&**l, &**r)),
+            _ => {}
         }
     }
-    None
+    comparisons
+        .into_iter()
+        .find(|(l, r)| could_be(p, l, left) && could_be(p, r, right))
 }
 
 /// `3 (S_ENDED)`: a value and the constant it stands for, when one can be told.
@@ -68,7 +104,10 @@ fn explain(checked: &Checked, b: &Block, outcome: &Outcome) -> (String, Vec<Stri
             left,
             right,
         } => {
-            let sides = assert_sides(&b.test.body.block, *assert);
+            let sides = match (left, right) {
+                (Some(l), Some(r)) => assert_sides(p, &b.test.body.block, *assert, l, r),
+                _ => None,
+            };
             let mut notes = Vec::new();
             if let Some(l) = left {
                 notes.push(format!("left:  {}", described(p, sides.map(|s| s.0), l)));
@@ -217,8 +256,11 @@ pub fn json_block(checked: &Checked, r: &BlockReport) -> String {
             right,
         } = o
         {
-            let sides = assert_sides(&b.test.body.block, *assert);
             let p = &checked.program;
+            let sides = match (left, right) {
+                (Some(l), Some(r)) => assert_sides(p, &b.test.body.block, *assert, l, r),
+                _ => None,
+            };
             if let Some(l) = left {
                 obj["left"] = json!(l.to_string());
                 obj["left_name"] = json!(sides.and_then(|s| constant_name(p, s.0, l)));
