@@ -195,8 +195,8 @@ fn a_changed_constant_fails_exactly_the_blocks_that_depend_on_it() {
                 (
                     "the_ceiling_is_two".to_string(),
                     321,
-                    String::new(),
-                    String::new()
+                    "3 (SENDBACK_CEILING)".to_string(),
+                    "2".to_string()
                 ),
                 (
                     "a_claim_follows_the_verdict_and_three_clocks".to_string(),
