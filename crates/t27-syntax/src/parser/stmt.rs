@@ -57,31 +57,44 @@ pub(crate) fn terminated<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's,
 
 /// Tokens skipped while recovering from a bad statement: anything up to the next `;`, stopping
 /// before a `}` or a token that can only start a declaration. Brace groups are skipped whole.
+/// Returns the first skipped tokens, so that a broken local still declares its name.
 fn skip_statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
--> impl Parser<'t, I, (), extra::Err<E>> + Clone {
+-> impl Parser<'t, I, Vec<Option<(Token<'s>, SimpleSpan)>>, extra::Err<E>> + Clone {
     let group = nested_delimiters(
         Token::LBrace,
         Token::RBrace,
-        [
-            (Token::LParen, Token::RParen),
-            (Token::LBracket, Token::RBracket),
-        ],
+        [(Token::LParen, Token::RParen), (Token::LBracket, Token::RBracket)],
         |_| (),
-    );
+    )
+    .to(None);
     let plain = any()
-        .filter(|t: &Token| {
-            !matches!(t, Token::Semi | Token::LBrace | Token::RBrace) && !t.starts_declaration()
-        })
-        .ignored();
+        .filter(|t: &Token| !matches!(t, Token::Semi | Token::LBrace | Token::RBrace) && !t.starts_declaration())
+        .map_with(|t, e| Some((t, e.span())));
     choice((
-        group
-            .or(plain)
-            .repeated()
-            .at_least(1)
-            .then(just(Token::Semi).or_not())
-            .ignored(),
-        just(Token::Semi).ignored(),
+        group.or(plain).repeated().at_least(1).collect::<Vec<_>>().then_ignore(just(Token::Semi).or_not()),
+        just(Token::Semi).to(Vec::new()),
     ))
+}
+
+/// What a skipped bad statement leaves: a local with a broken initialiser still declares its
+/// name, so that its uses further down are not reported as unknown.
+fn recovered(skipped: &[Option<(Token<'_>, SimpleSpan)>], whole: SimpleSpan) -> StmtKind {
+    let kind = match skipped.first() {
+        Some(Some((Token::Var, _))) => LocalKind::Var,
+        Some(Some((Token::Let, _))) => LocalKind::Let,
+        Some(Some((Token::Const, _))) => LocalKind::Const,
+        _ => return StmtKind::Error,
+    };
+    match skipped.get(1) {
+        Some(Some((Token::Ident(name), at))) => StmtKind::Local {
+            kind,
+            names: vec![Ident { name: (*name).into(), span: span(*at) }],
+            tuple: false,
+            ty: None,
+            init: Expr::new(ExprKind::Error, span(whole)),
+        },
+        _ => StmtKind::Error,
+    }
 }
 
 /// A `{ ... }` block of statements.
@@ -145,30 +158,11 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
             Token::Const => LocalKind::Const,
         };
         let local = local_kind
-            .then(names.clone())
+            .then(names)
             .then(just(Token::Colon).ignore_then(type_expr()).or_not())
             .then_ignore(just(Token::Eq))
             .then(expr.clone())
             .map_with(move |(((kind, (names, tuple)), ty), init), e| {
-                with_span(
-                    StmtKind::Local {
-                        kind,
-                        names,
-                        tuple,
-                        ty,
-                        init,
-                    },
-                    e,
-                )
-            });
-        // A local whose initialiser is broken still declares its name (with its declared type,
-        // if that parsed), so that its uses further down are not reported as unknown.
-        let local_recovery = local_kind
-            .then(names.clone())
-            .then(just(Token::Colon).ignore_then(type_expr()).or_not())
-            .then_ignore(skip_statement())
-            .map_with(move |((kind, (names, tuple)), ty), e| {
-                let init = Expr::new(ExprKind::Error, span(e.span()));
                 with_span(
                     StmtKind::Local {
                         kind,
@@ -301,9 +295,8 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
             terminated(assign_or_expr),
         ))
         .labelled("a statement")
-        .recover_with(via_parser(local_recovery))
         .recover_with(via_parser(
-            skip_statement().map_with(move |_, e| with_span(StmtKind::Error, e)),
+            skip_statement().map_with(move |skipped, e| with_span(recovered(&skipped, e.span()), e)),
         ))
         .boxed()
     })
