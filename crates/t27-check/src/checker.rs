@@ -2,7 +2,7 @@
 
 use crate::load::LoadedModule;
 use crate::sources::SourceMap;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 use t27_diag::{Diagnostic, FileId, Span};
 use t27_ir::*;

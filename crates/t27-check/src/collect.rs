@@ -3,7 +3,7 @@
 
 use crate::checker::{AstRef, Checker, ConstState, Def, Scope};
 use crate::load::UseTarget;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 use t27_diag::{Code, Diagnostic, Span};
 use t27_ir::*;
@@ -222,7 +222,7 @@ impl Checker {
                 continue;
             };
             let m = ModuleId(at.module as u32);
-            let mut seen: HashMap<&str, Span> = HashMap::new();
+            let mut seen: HashMap<&str, Span> = HashMap::default();
             let mut fields = Vec::new();
             for f in &s.fields {
                 if let Some(first) = seen.insert(&f.name.name, f.name.span) {
@@ -251,7 +251,7 @@ impl Checker {
                 continue;
             };
             let m = ModuleId(at.module as u32);
-            let mut seen: HashMap<&str, Span> = HashMap::new();
+            let mut seen: HashMap<&str, Span> = HashMap::default();
             let mut locals = Vec::new();
             for p in &f.params {
                 if let Some(first) = seen.insert(&p.name.name, p.name.span) {

@@ -6,7 +6,7 @@ use crate::body::BodyCtx;
 use crate::checker::{Checker, Def};
 use crate::collect::path_text;
 use num_bigint::BigInt;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use t27_diag::{Code, Diagnostic, Span};
 use t27_ir::*;
 use t27_syntax::ast::{self, ExprKind as A};
@@ -401,7 +401,7 @@ impl Checker {
             .map(|f| (f.name.clone(), f.ty.clone()))
             .collect();
         let struct_name = self.program.struct_name(id);
-        let mut given: HashMap<&str, Expr> = HashMap::new();
+        let mut given: HashMap<&str, Expr> = HashMap::default();
         let mut ok = true;
         for (name, value) in fields {
             let Some((_, ty)) = decl.iter().find(|(n, _)| *n == name.name) else {
