@@ -102,7 +102,7 @@ fn deletion_may_be_valid(t: &Token) -> bool {
 /// Whether deleting token `i` can leave a valid file in its context: the name of a call
 /// (`f(x)` becomes `(x)`), the `assert` of a call, an operand before a binary `-` (`a + b - c` becomes `a + -c`),
 /// an array length (`[17]u8` becomes the slice `[]u8`), or the `;` of `module Name;` (W0001).
-fn deletion_may_be_valid_here(tokens: &[(Token, t27_diag::Span)], i: usize) -> bool {
+fn deletion_may_be_valid_here(tokens: &[(Token, t27_syntax::lexer::TokenSpan)], i: usize) -> bool {
     let at = |j: usize| tokens.get(j).map(|(t, _)| *t);
     let prev = i.checked_sub(1).and_then(at);
     let next = at(i + 1);
@@ -141,7 +141,7 @@ fn delete_each_token(
     for (i, (token, span)) in lexed.tokens.iter().enumerate().step_by(step) {
         // Blank the token out rather than remove it, so that its neighbours do not merge.
         let mut mutated = bytes.clone();
-        mutated[span.range()].fill(b' ');
+        mutated[span.start..span.end].fill(b' ');
         match errors_with(path, &mutated, base) {
             Err(panic) => failures.push(format!(
                 "{} without {token} at {}: panicked: {panic}",

@@ -14,8 +14,11 @@ pub struct SemicolonComment {
     pub indented: bool,
 }
 
+/// A token's byte range, in the form the parser reads directly.
+pub type TokenSpan = chumsky::span::SimpleSpan;
+
 pub struct Lexed<'src> {
-    pub tokens: Vec<(Token<'src>, Span)>,
+    pub tokens: Vec<(Token<'src>, TokenSpan)>,
     pub semicolon_comments: Vec<SemicolonComment>,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -66,14 +69,14 @@ pub fn lex(file: FileId, src: &str) -> Lexed<'_> {
         }
         // A bad character glued to a name or number (`$5`, `5$`) makes one bad token.
         if let Some((Token::Error, last)) = out.tokens.last_mut()
-            && last.end == span.start
+            && last.end == span.start as usize
             && matches!(token, Token::Ident(_) | Token::Int(_) | Token::Float(_))
         {
-            *last = last.to(span);
+            *last = TokenSpan::from(last.start..span.end as usize);
             continue;
         }
         let token = check_literal(&mut out.diagnostics, file, token, span);
-        out.tokens.push((token, span));
+        out.tokens.push((token, TokenSpan::from(span.range())));
     }
     out
 }
@@ -98,15 +101,15 @@ fn starts_comment(src: &str, at: usize, last_semi_end: Option<usize>) -> bool {
 fn push_invalid(out: &mut Lexed<'_>, file: FileId, src: &str, span: Span) {
     // Merge adjacent bad characters into one token and one diagnostic.
     if let Some((Token::Error, last)) = out.tokens.last_mut()
-        && last.end == span.start
+        && last.end == span.start as usize
         && out
             .diagnostics
             .last()
             .is_some_and(|d| d.code == Code("E0001"))
     {
-        *last = last.to(span);
+        *last = TokenSpan::from(last.start..span.end as usize);
         if let Some(d) = out.diagnostics.last_mut() {
-            d.primary.span = *last;
+            d.primary.span = Span::new(last.start, last.end);
         }
         return;
     }
@@ -127,7 +130,8 @@ fn push_invalid(out: &mut Lexed<'_>, file: FileId, src: &str, span: Span) {
     }
     out.diagnostics
         .push(d.with_help("delete it, or move the text into a `//` comment or a string"));
-    out.tokens.push((Token::Error, span));
+    out.tokens
+        .push((Token::Error, TokenSpan::from(span.range())));
 }
 
 fn check_literal<'src>(

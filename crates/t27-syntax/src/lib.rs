@@ -13,7 +13,7 @@ mod parser;
 pub mod token;
 
 use ast::SourceFile;
-use lexer::SemicolonComment;
+use lexer::{SemicolonComment, TokenSpan};
 use t27_diag::{Code, Diagnostic, FileId, Span};
 use token::Token;
 
@@ -34,7 +34,9 @@ pub fn parse(file: FileId, src: &str) -> Parsed {
     let mut tree = SourceFile::default();
     for (t, s) in &lexed.tokens {
         match t {
-            Token::AmpAmp | Token::PipePipe => tree.symbolic_logic_ops.push(*s),
+            Token::AmpAmp | Token::PipePipe => {
+                tree.symbolic_logic_ops.push(Span::new(s.start, s.end))
+            }
             Token::And | Token::Or => tree.word_logic_ops += 1,
             _ => {}
         }
@@ -57,7 +59,7 @@ pub fn parse(file: FileId, src: &str) -> Parsed {
         .tokens
         .iter()
         .filter(|(t, _)| *t == Token::Error)
-        .map(|(_, s)| s.end)
+        .map(|(_, s)| s.end as u32)
         .collect();
     diagnostics.extend(
         syntax.into_iter().filter(|d| {
@@ -97,7 +99,7 @@ pub const MAX_NESTING: u32 = 256;
 
 /// Reports the first place where delimiters nest deeper than [`MAX_NESTING`], or an
 /// `else if` chain runs longer: such a file is not parsed at all.
-fn too_deep(file: FileId, tokens: &[(Token<'_>, Span)]) -> Option<Diagnostic> {
+fn too_deep(file: FileId, tokens: &[(Token<'_>, TokenSpan)]) -> Option<Diagnostic> {
     let mut depth = 0u32;
     let mut else_ifs = 0u32;
     for (i, (t, s)) in tokens.iter().enumerate() {
@@ -122,7 +124,7 @@ fn too_deep(file: FileId, tokens: &[(Token<'_>, Span)]) -> Option<Diagnostic> {
                 Diagnostic::new(
                     Code("E0109"),
                     file,
-                    *s,
+                    Span::new(s.start, s.end),
                     format!("{what} more than {MAX_NESTING} deep here"),
                 )
                 .with_label("nested too deeply")
@@ -136,7 +138,7 @@ fn too_deep(file: FileId, tokens: &[(Token<'_>, Span)]) -> Option<Diagnostic> {
 
 /// Recognises the older dialects in the owner's tree (`module X { ... }` with braces, and the
 /// assembler-like `.const`/`.code`/`.test` form) by their first line that is not t27.
-fn older_dialect(file: FileId, src: &str, tokens: &[(Token<'_>, Span)]) -> Option<Diagnostic> {
+fn older_dialect(file: FileId, src: &str, tokens: &[(Token<'_>, TokenSpan)]) -> Option<Diagnostic> {
     let mut depth = 0i32;
     for (i, (t, s)) in tokens.iter().enumerate() {
         match t {
@@ -151,7 +153,7 @@ fn older_dialect(file: FileId, src: &str, tokens: &[(Token<'_>, Span)]) -> Optio
                     return Some(dialect_error(
                         file,
                         src,
-                        *s,
+                        Span::new(s.start, s.end),
                         "a module with a braced body is the older dialect",
                     ));
                 }
@@ -167,7 +169,7 @@ fn older_dialect(file: FileId, src: &str, tokens: &[(Token<'_>, Span)]) -> Optio
                     return Some(dialect_error(
                         file,
                         src,
-                        *s,
+                        Span::new(s.start, s.end),
                         "a `.section` line is the older assembler-like dialect",
                     ));
                 }

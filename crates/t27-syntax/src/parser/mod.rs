@@ -82,14 +82,10 @@ pub(crate) fn coded<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
 pub(crate) fn parse_tokens<'s>(
     file: FileId,
     src_len: usize,
-    tokens: &[(Token<'s>, Span)],
+    tokens: &[(Token<'s>, SimpleSpan)],
 ) -> (Option<ModuleDecl>, Vec<Item>, Vec<Diagnostic>) {
-    let simple: Vec<(Token<'s>, SimpleSpan)> = tokens
-        .iter()
-        .map(|(t, s)| (*t, SimpleSpan::from(s.start as usize..s.end as usize)))
-        .collect();
     let eoi = SimpleSpan::from(src_len..src_len);
-    let input = || simple.as_slice().map(eoi, |(t, s)| (t, s));
+    let input = || tokens.map(eoi, |(t, s)| (t, s));
     // Fast pass first, without error bookkeeping; a file with anything to report (an error
     // or a warning the parser emits) is parsed again with rich errors to explain it.
     let fast = item::top_level::<_, EmptyErr>()

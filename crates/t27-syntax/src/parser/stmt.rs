@@ -63,15 +63,25 @@ fn skip_statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
     let group = nested_delimiters(
         Token::LBrace,
         Token::RBrace,
-        [(Token::LParen, Token::RParen), (Token::LBracket, Token::RBracket)],
+        [
+            (Token::LParen, Token::RParen),
+            (Token::LBracket, Token::RBracket),
+        ],
         |_| (),
     )
     .to(None);
     let plain = any()
-        .filter(|t: &Token| !matches!(t, Token::Semi | Token::LBrace | Token::RBrace) && !t.starts_declaration())
+        .filter(|t: &Token| {
+            !matches!(t, Token::Semi | Token::LBrace | Token::RBrace) && !t.starts_declaration()
+        })
         .map_with(|t, e| Some((t, e.span())));
     choice((
-        group.or(plain).repeated().at_least(1).collect::<Vec<_>>().then_ignore(just(Token::Semi).or_not()),
+        group
+            .or(plain)
+            .repeated()
+            .at_least(1)
+            .collect::<Vec<_>>()
+            .then_ignore(just(Token::Semi).or_not()),
         just(Token::Semi).to(Vec::new()),
     ))
 }
@@ -88,7 +98,10 @@ fn recovered(skipped: &[Option<(Token<'_>, SimpleSpan)>], whole: SimpleSpan) -> 
     match skipped.get(1) {
         Some(Some((Token::Ident(name), at))) => StmtKind::Local {
             kind,
-            names: vec![Ident { name: (*name).into(), span: span(*at) }],
+            names: vec![Ident {
+                name: (*name).into(),
+                span: span(*at),
+            }],
             tuple: false,
             ty: None,
             init: Expr::new(ExprKind::Error, span(whole)),
@@ -295,9 +308,9 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
             terminated(assign_or_expr),
         ))
         .labelled("a statement")
-        .recover_with(via_parser(
-            skip_statement().map_with(move |skipped, e| with_span(recovered(&skipped, e.span()), e)),
-        ))
+        .recover_with(via_parser(skip_statement().map_with(move |skipped, e| {
+            with_span(recovered(&skipped, e.span()), e)
+        })))
         .boxed()
     })
 }
