@@ -212,14 +212,7 @@ impl Checker {
             }
             ast::StmtKind::While { cond, step, body } => {
                 let cond = self.lower_condition(cx, cond);
-                cx.loop_depth += 1;
-                let body = self.lower_block(cx, body);
-                cx.loop_depth -= 1;
-                let step = step
-                    .as_ref()
-                    .map(|st| self.single_block(cx, st))
-                    .unwrap_or_default();
-                StmtKind::While { cond, body, step }
+                self.lower_loop(cx, cond, body, step.as_deref())
             }
             ast::StmtKind::For {
                 init,
@@ -241,17 +234,8 @@ impl Checker {
                         span,
                     },
                 };
-                cx.loop_depth += 1;
-                let body = self.lower_block(cx, body);
-                cx.loop_depth -= 1;
-                let step = step
-                    .as_ref()
-                    .map(|st| self.single_block(cx, st))
-                    .unwrap_or_default();
-                stmts.push(Stmt {
-                    kind: StmtKind::While { cond, body, step },
-                    span,
-                });
+                let kind = self.lower_loop(cx, cond, body, step.as_deref());
+                stmts.push(Stmt { kind, span });
                 cx.scopes.pop();
                 StmtKind::Block(Block { stmts, span })
             }
@@ -297,6 +281,22 @@ impl Checker {
             ast::StmtKind::Block(b) => StmtKind::Block(self.lower_block(cx, b)),
         };
         Stmt { kind, span }
+    }
+
+    /// The loop of a `while` or `for`: its body (where `break` and `continue` belong to it)
+    /// and its step.
+    fn lower_loop(
+        &mut self,
+        cx: &mut BodyCtx,
+        cond: Expr,
+        body: &ast::Block,
+        step: Option<&ast::Stmt>,
+    ) -> StmtKind {
+        cx.loop_depth += 1;
+        let body = self.lower_block(cx, body);
+        cx.loop_depth -= 1;
+        let step = step.map(|st| self.single_block(cx, st)).unwrap_or_default();
+        StmtKind::While { cond, body, step }
     }
 
     fn single_block(&mut self, cx: &mut BodyCtx, s: &ast::Stmt) -> Block {
