@@ -159,8 +159,8 @@ fn older_dialect(file: FileId, src: &str, tokens: &[(Token<'_>, TokenSpan)]) -> 
                 }
             }
             Token::Dot if depth == 0 => {
-                let line_start = src[..s.start as usize].rfind('\n').map_or(0, |p| p + 1);
-                let first_on_line = src[line_start..s.start as usize].trim().is_empty();
+                let line_start = src[..s.start].rfind('\n').map_or(0, |p| p + 1);
+                let first_on_line = src[line_start..s.start].trim().is_empty();
                 let section = matches!(
                     tokens.get(i + 1),
                     Some((Token::Ident(_) | Token::Const | Token::Test, _))
