@@ -13,6 +13,10 @@ pub struct Ident {
     pub span: Span,
 }
 
+/// A name, or names joined by `::`. Almost every path is one name, kept inline without an
+/// allocation of its own (a large share of all nodes are names).
+pub type Path = smallvec::SmallVec<[Ident; 1]>;
+
 /// One parsed file.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct SourceFile {
@@ -129,7 +133,7 @@ pub struct TypeExpr {
 #[derive(Clone, Debug, PartialEq)]
 pub enum TypeKind {
     /// A built-in type name or a struct, possibly through a module: `u32`, `Point`, `geo::Point`.
-    Named(Vec<Ident>),
+    Named(Path),
     /// `[N]T`.
     Array(Box<Expr>, Box<TypeExpr>),
     /// `[]const u8` or `[]u8`.
@@ -174,7 +178,7 @@ pub enum StmtKind {
     /// `var x : T = e;`, `let (a, b) = f();`
     Local {
         kind: LocalKind,
-        names: Vec<Ident>,
+        names: Path,
         tuple: bool,
         ty: Option<TypeExpr>,
         init: Expr,
@@ -341,7 +345,7 @@ pub enum ExprKind {
     Bool(bool),
     Undefined,
     /// A name or a path through modules: `x`, `review_valve::STEP_HOLD`.
-    Path(Vec<Ident>),
+    Path(Path),
     Paren(Box<Expr>),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),

@@ -26,7 +26,9 @@ pub struct Lexed<'src> {
 /// Lexes a whole file. Never fails: bad input becomes [`Token::Error`] plus a diagnostic.
 pub fn lex(file: FileId, src: &str) -> Lexed<'_> {
     let mut out = Lexed {
-        tokens: Vec::new(),
+        // About one token per six bytes of code: reserving it up front spares the copies of
+        // a growing vector.
+        tokens: Vec::with_capacity(src.len() / 6),
         semicolon_comments: Vec::new(),
         diagnostics: Vec::new(),
     };

@@ -130,7 +130,9 @@ pub(crate) fn expr<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
             if_expr,
             switch,
         ))
-        .map_with(|kind, e| Expr::new(kind, span(e.span())))
+        // The pratt loop moves its operand through every operator it tries, so it works on
+        // boxes (one word) rather than whole nodes; the boxes become the tree's children.
+        .map_with(|kind, e| Box::new(Expr::new(kind, span(e.span()))))
         .labelled("an expression")
         .boxed();
 
@@ -146,34 +148,31 @@ pub(crate) fn expr<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
         let cast = just(Token::As).ignore_then(type_expr()).map(Postfix::Cast);
         let postfix_op = choice((call_args, index, field, cast));
 
-        let bin = |l: Expr,
+        let bin = |l: Box<Expr>,
                    op: BinOp,
-                   r: Expr,
+                   r: Box<Expr>,
                    e: &mut chumsky::input::MapExtra<'t, '_, I, extra::Err<E>>| {
-            Expr::new(
-                ExprKind::Binary(op, Box::new(l), Box::new(r)),
-                span(e.span()),
-            )
+            Box::new(Expr::new(ExprKind::Binary(op, l, r), span(e.span())))
         };
         atom.pratt((
-            postfix(11, postfix_op, |lhs: Expr, op, e| {
+            postfix(11, postfix_op, |lhs: Box<Expr>, op, e| {
                 let kind = match op {
-                    Postfix::Call(args) => ExprKind::Call(Box::new(lhs), args),
-                    Postfix::Index(i) => ExprKind::Index(Box::new(lhs), Box::new(i)),
-                    Postfix::Field(f) => ExprKind::Field(Box::new(lhs), f),
-                    Postfix::Cast(t) => ExprKind::Cast(Box::new(lhs), t),
+                    Postfix::Call(args) => ExprKind::Call(lhs, args),
+                    Postfix::Index(i) => ExprKind::Index(lhs, Box::new(i)),
+                    Postfix::Field(f) => ExprKind::Field(lhs, f),
+                    Postfix::Cast(t) => ExprKind::Cast(lhs, t),
                 };
-                Expr::new(kind, span(e.span()))
+                Box::new(Expr::new(kind, span(e.span())))
             }),
             prefix(
                 10,
                 select! { Token::Bang => Some(UnOp::Not), Token::Minus => Some(UnOp::Neg), Token::Amp => None },
-                |op: Option<UnOp>, rhs: Expr, e| {
+                |op: Option<UnOp>, rhs: Box<Expr>, e| {
                     let kind = match op {
-                        Some(op) => ExprKind::Unary(op, Box::new(rhs)),
-                        None => ExprKind::AddrOf(Box::new(rhs)),
+                        Some(op) => ExprKind::Unary(op, rhs),
+                        None => ExprKind::AddrOf(rhs),
                     };
-                    Expr::new(kind, span(e.span()))
+                    Box::new(Expr::new(kind, span(e.span())))
                 },
             ),
             // One operator parser per precedence level: the pratt loop tries each level's
@@ -188,6 +187,7 @@ pub(crate) fn expr<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
             infix(left(2), select! { Token::And => BinOp::And, Token::AmpAmp => BinOp::And }, bin),
             infix(left(1), select! { Token::Or => BinOp::Or, Token::PipePipe => BinOp::Or }, bin),
         ))
+        .map(|boxed| *boxed)
         .labelled("an expression")
         .boxed()
     })

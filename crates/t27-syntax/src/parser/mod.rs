@@ -57,11 +57,14 @@ pub(crate) fn ident<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
 
 /// `a`, `a::b::c`.
 pub(crate) fn path<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
--> impl Parser<'t, I, Vec<Ident>, extra::Err<E>> + Clone {
-    ident()
-        .separated_by(just(Token::ColonColon))
-        .at_least(1)
-        .collect::<Vec<_>>()
+-> impl Parser<'t, I, Path, extra::Err<E>> + Clone {
+    ident().map(|first| Path::from_buf([first])).foldl(
+        just(Token::ColonColon).ignore_then(ident()).repeated(),
+        |mut path, next| {
+            path.push(next);
+            path
+        },
+    )
 }
 
 /// Fields of a coded parser error, packed into chumsky's custom message and unpacked by

@@ -98,10 +98,10 @@ fn recovered(skipped: &[Option<(Token<'_>, SimpleSpan)>], whole: SimpleSpan) -> 
     match skipped.get(1) {
         Some(Some((Token::Ident(name), at))) => StmtKind::Local {
             kind,
-            names: vec![Ident {
+            names: Path::from_buf([Ident {
                 name: (*name).into(),
                 span: span(*at),
-            }],
+            }]),
             tuple: false,
             ty: None,
             init: Expr::new(ExprKind::Error, span(whole)),
@@ -158,13 +158,13 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
                 kind,
                 span: span(e.span()),
             };
-        let names = ident().map(|n| (vec![n], false)).or(ident()
+        let names = ident().map(|n| (Path::from_buf([n]), false)).or(ident()
             .separated_by(just(Token::Comma))
             .allow_trailing()
             .at_least(1)
             .collect::<Vec<_>>()
             .delimited_by(just(Token::LParen), just(Token::RParen))
-            .map(|ns| (ns, true)));
+            .map(|ns| (Path::from_vec(ns), true)));
         let local_kind = select! {
             Token::Var => LocalKind::Var,
             Token::Let => LocalKind::Let,
