@@ -5,10 +5,6 @@
 //! Run: `cargo bench -p t27-check --bench frontend` (figures go in BENCHMARKS.md).
 //! `T27_BENCH_MB=10` sets the large size; the small one is a tenth of it.
 
-// The allocator of the `t27` binary, so the figures are those of `t27 check`.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -262,6 +258,8 @@ fn compare(what: &str, make: fn(f64) -> Vec<(PathBuf, String)>, large: f64, runs
 }
 
 fn main() {
+    // The allocator of the `t27` binary, so the figures are those of `t27 check`.
+    t27_alloc::setup();
     // `cargo bench` passes `--bench`; `cargo test --benches` runs this once, small, as a smoke test.
     let smoke = !std::env::args().any(|a| a == "--bench");
     let large: f64 = std::env::var("T27_BENCH_MB")

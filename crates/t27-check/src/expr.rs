@@ -44,7 +44,7 @@ impl Checker {
                 Expr::error(span)
             }
             A::Int(v) => {
-                let e = lit(Value::Int(BigInt::from(v.clone())), Ty::UntypedInt);
+                let e = lit(Value::Int(BigInt::from(v.to_biguint())), Ty::UntypedInt);
                 match expected {
                     Some(t @ (Ty::Int(_) | Ty::F64)) => self.coerce(file, e, t),
                     _ => e,

@@ -22,7 +22,7 @@ impl Checker {
         if let (UnOp::Neg, A::Cast(inner, target)) = (op, &x.kind)
             && let (A::Int(v), t27_syntax::ast::TypeKind::Named(path)) = (&inner.kind, &target.kind)
         {
-            let n = num_bigint::BigInt::from(v.clone());
+            let n = num_bigint::BigInt::from(v.to_biguint());
             if let Some(t) = path
                 .first()
                 .and_then(|p| IntTy::from_name(&p.name))

@@ -99,7 +99,7 @@ impl Checker {
             TypeKind::Array(len, elem) => {
                 let elem = self.resolve_type(m, elem);
                 let n = match &len.kind {
-                    AstExpr::Int(v) => u64::try_from(v).ok(),
+                    AstExpr::Int(v) => v.to_u64(),
                     AstExpr::Path(path) => match self.resolve_path(m, path, "constant") {
                         Some(Def::Const(id)) => {
                             self.ensure_const(id);

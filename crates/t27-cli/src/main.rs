@@ -9,11 +9,6 @@ mod test;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-// A checked program is millions of small nodes; mimalloc allocates them faster than the system
-// allocator and keeps the pages it got, so time grows linearly with the size of a tree
-// (BENCHMARKS.md has the figures with both).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -150,6 +145,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    t27_alloc::setup();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -320,6 +320,8 @@ fn replay_spec(asserts: usize) -> String {
 }
 
 fn main() {
+    // The allocator of the `t27` binary, so the figures are those of `t27 test`.
+    t27_alloc::setup();
     let smoke = !std::env::args().any(|a| a == "--bench");
     let dispatch = owner_spec();
     let owner = vec![("specs/queen/dispatch.t27", dispatch.clone())];
@@ -403,7 +405,12 @@ fn main() {
             ("specs/bench/replay.t27", replay_spec(asserts)),
         ];
         let bytes: usize = files.iter().map(|f| f.1.len()).sum();
-        let (t, passed, failed) = check_and_run(&files, Engine::Jit);
+        // The best of three: a run's first touch of fresh memory costs what the machine
+        // makes it cost, and that varies several-fold from run to run on a shared host.
+        let (t, passed, failed) = (0..3)
+            .map(|_| check_and_run(&files, Engine::Jit))
+            .min_by_key(|r| r.0)
+            .expect("a run");
         assert_eq!(failed, 0);
         println!(
             "  {asserts} asserts ({:.1} MB, {passed} blocks): {:.3} s",

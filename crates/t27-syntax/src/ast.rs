@@ -1,7 +1,7 @@
 //! The abstract syntax tree. Every node carries the byte span of its source text; nodes that
 //! did not parse are `Error` variants, already reported, so later phases skip them silently.
 
-use num_bigint::BigUint;
+pub use crate::literal::IntLit;
 pub use smol_str::SmolStr;
 use t27_diag::Span;
 
@@ -338,7 +338,7 @@ pub struct SwitchArm {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
-    Int(BigUint),
+    Int(IntLit),
     Float(f64),
     Str(Vec<u8>),
     Char(u8),

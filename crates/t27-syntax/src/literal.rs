@@ -41,14 +41,41 @@ fn check_digits(digits: &str, radix: u32) -> Result<(), &'static str> {
 }
 
 /// The value of an integer token already accepted by [`check_number`].
-pub fn int_value(text: &str) -> BigUint {
+pub fn int_value(text: &str) -> IntLit {
     // Most literals are short decimal numbers: skip the general path for them.
     if text.len() <= 19 && text.bytes().all(|b| b.is_ascii_digit()) {
-        return BigUint::from(text.parse::<u64>().unwrap_or_default());
+        return IntLit::Small(text.parse::<u64>().unwrap_or_default());
     }
     let (digits, radix) = split_radix(text);
     let clean: String = digits.chars().filter(|&c| c != '_').collect();
-    BigUint::from_str_radix(&clean, radix).unwrap_or_default()
+    let value = BigUint::from_str_radix(&clean, radix).unwrap_or_default();
+    match u64::try_from(&value) {
+        Ok(small) => IntLit::Small(small),
+        Err(_) => IntLit::Big(Box::new(value)),
+    }
+}
+
+/// The value of an integer literal. Nearly all fit in a `u64` and are kept inline: a spec
+/// has millions of them in its replay tests, and a heap allocation each showed in profiles.
+#[derive(Clone, Debug, PartialEq)]
+pub enum IntLit {
+    Small(u64),
+    Big(Box<BigUint>),
+}
+
+impl IntLit {
+    pub fn to_biguint(&self) -> BigUint {
+        match self {
+            IntLit::Small(v) => BigUint::from(*v),
+            IntLit::Big(v) => (**v).clone(),
+        }
+    }
+    pub fn to_u64(&self) -> Option<u64> {
+        match self {
+            IntLit::Small(v) => Some(*v),
+            IntLit::Big(_) => None,
+        }
+    }
 }
 
 /// The value of a float token already accepted by [`check_number`].
