@@ -482,6 +482,20 @@ impl FnTranslator<'_, '_, '_> {
             self.trap_if(overflow, TrapKind::Overflow, span);
             return r;
         }
+        if t.bits() == 32 && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
+            // The machine's own 32-bit overflow flags: an add and a jump on carry, where
+            // widening would take a widen, an add, a compare and the jump.
+            let (r, overflow) = match (op, signed) {
+                (BinOp::Add, true) => self.b.ins().sadd_overflow(x, y),
+                (BinOp::Add, false) => self.b.ins().uadd_overflow(x, y),
+                (BinOp::Sub, true) => self.b.ins().ssub_overflow(x, y),
+                (BinOp::Sub, false) => self.b.ins().usub_overflow(x, y),
+                (_, true) => self.b.ins().smul_overflow(x, y),
+                (_, false) => self.b.ins().umul_overflow(x, y),
+            };
+            self.trap_if(overflow, TrapKind::Overflow, span);
+            return r;
+        }
         // Narrower types: compute exactly in 64 bits, then check the result fits.
         let wx = if signed {
             self.b.ins().sextend(types::I64, x)

@@ -10,6 +10,7 @@ mod compiler;
 mod expr;
 mod layout;
 mod runtime;
+mod switch;
 mod table;
 mod translate;
 mod walk;

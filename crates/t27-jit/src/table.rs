@@ -21,7 +21,7 @@ use t27_ir::{BinOp, Expr, ExprKind, FnId, Program, Stmt, StmtKind, Ty, Value as 
 pub const MIN_RUN: usize = 8;
 
 /// The compile-time value of a constant scalar operand, as a table word.
-fn word(p: &Program, e: &Expr) -> Option<i64> {
+pub(crate) fn word(p: &Program, e: &Expr) -> Option<i64> {
     if !matches!(e.ty, Ty::Int(_) | Ty::Bool) {
         return None;
     }

@@ -275,6 +275,13 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         self.b.switch_to_block(cont);
     }
 
+    /// Polls the interrupt, then goes on to `body` if `cond` holds and to `exit` if not.
+    fn loop_test(&mut self, cond: &t27_ir::Expr, body: Block, exit: Block) {
+        self.check_interrupt();
+        let c = self.expr(cond).one();
+        self.b.ins().brif(c, body, &[], exit, &[]);
+    }
+
     /// Checks the depth limit before a call at `span`; returns the current depth. Enough for
     /// a call to a leaf, which cannot nest calls further.
     pub fn check_depth(&mut self, span: Span) -> Value {
@@ -336,6 +343,12 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
     pub fn block(&mut self, b: &IrBlock) {
         let mut i = 0;
         while i < b.stmts.len() {
+            if let Some(chain) = crate::switch::chain(self.s.p, &b.stmts[i..])
+                && self.switch_chain(&chain)
+            {
+                i += chain.len();
+                continue;
+            }
             let run = crate::table::assert_run(self.s.p, &b.stmts[i..]);
             if run >= crate::table::MIN_RUN {
                 self.assert_table(&b.stmts[i..i + run]);
@@ -404,15 +417,13 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
                 self.b.switch_to_block(join);
             }
             StmtKind::While { cond, body, step } => {
-                let header = self.b.create_block();
+                // Rotated: the test is compiled before the loop and again after the step, so
+                // an iteration ends in one conditional branch back rather than a jump to a
+                // test at the top. The test runs at the same points either way.
                 let body_b = self.b.create_block();
                 let step_b = self.b.create_block();
                 let exit = self.b.create_block();
-                self.b.ins().jump(header, &[]);
-                self.b.switch_to_block(header);
-                self.check_interrupt();
-                let c = self.expr(cond).one();
-                self.b.ins().brif(c, body_b, &[], exit, &[]);
+                self.loop_test(cond, body_b, exit);
                 self.b.switch_to_block(body_b);
                 self.loops.push((step_b, exit));
                 self.block(body);
@@ -420,7 +431,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
                 self.b.ins().jump(step_b, &[]);
                 self.b.switch_to_block(step_b);
                 self.block(step);
-                self.b.ins().jump(header, &[]);
+                self.loop_test(cond, body_b, exit);
                 self.b.switch_to_block(exit);
             }
             StmtKind::Break | StmtKind::Continue => {
