@@ -48,6 +48,9 @@ pub(crate) struct Shared<'p> {
     /// depth bookkeeping (the depth limit is still checked), and a leaf does not poll the
     /// interrupt on entry (its loops poll on their own).
     pub leaf: Vec<bool>,
+    /// Whether each leaf can stop a block (a trap, or a timeout in one of its loops): after
+    /// a call to a leaf that cannot, there is no status to check. Always true for the rest.
+    pub may_stop: Vec<bool>,
 }
 
 impl Shared<'_> {
@@ -219,16 +222,21 @@ impl<'p> JitProgram<'p> {
                 .iter()
                 .map(|f| !crate::walk::block_calls(&f.body.block))
                 .collect(),
+            may_stop: vec![true; p.functions.len()],
         };
         let mut ctx = shared.module.make_context();
         let mut fctx = FunctionBuilderContext::new();
-        // Translate every function first, so that small leaves can be inlined into callers.
+        // Translate every function first, so that small leaves can be inlined into callers;
+        // leaves before the rest, so that their callers know which of them can stop a block.
         let mut clifs: Vec<cranelift::codegen::ir::Function> =
-            Vec::with_capacity(p.functions.len());
-        for (i, f) in p.functions.iter().enumerate() {
+            vec![cranelift::codegen::ir::Function::new(); p.functions.len()];
+        let (leaves, others): (Vec<usize>, Vec<usize>) =
+            (0..p.functions.len()).partition(|&i| shared.leaf[i]);
+        for i in leaves.into_iter().chain(others) {
+            let f = &p.functions[i];
             ctx.func.signature = function_signature(&shared.module, f);
             let leaf = shared.leaf[i];
-            FnTranslator::translate(
+            shared.may_stop[i] = FnTranslator::translate(
                 &mut shared,
                 &mut ctx.func,
                 &mut fctx,
@@ -237,7 +245,7 @@ impl<'p> JitProgram<'p> {
                 f.params.len(),
                 !leaf,
             )?;
-            clifs.push(ctx.func.clone());
+            clifs[i] = ctx.func.clone();
             shared.module.clear_context(&mut ctx);
         }
         let inliner = Inliner::new(&shared, &clifs);

@@ -330,7 +330,9 @@ impl FnTranslator<'_, '_, '_> {
         let call = self.b.ins().call(callee, &values);
         let results = self.b.inst_results(call).to_vec();
         if leaf {
-            self.propagate_stop();
+            if self.s.may_stop[f.index()] {
+                self.propagate_stop();
+            }
         } else {
             self.leave_call(depth);
         }

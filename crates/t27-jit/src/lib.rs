@@ -9,6 +9,7 @@
 mod compiler;
 mod expr;
 mod layout;
+mod loops;
 mod runtime;
 mod switch;
 mod table;

@@ -65,6 +65,16 @@ pub(crate) struct FnTranslator<'a, 'b, 'p> {
     pub loops: Vec<(Block, Block)>,
     /// Returns default values: where every trap, failure and timeout ends.
     pub exit: Block,
+    /// Counters of the enclosing counted loops, each with the constant it stays below.
+    pub below: Vec<(LocalId, u64)>,
+    /// The call depth on entry, read once: calls restore it, so it holds all through the
+    /// body, and a loop of calls need not read it from memory each time. (Read in leaves
+    /// too, where it goes unused: reading it only in functions that call measured slower,
+    /// 0.21 s against 0.19 s on the compute benchmark, by the accidents of code layout.)
+    pub entry_depth: Value,
+    /// Whether the code can stop the block (trap, fail or time out); a caller of a leaf
+    /// that cannot need not check after each call.
+    pub may_stop: bool,
 }
 
 impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
@@ -76,13 +86,16 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         ret: &Ty,
         params: usize,
         poll_on_entry: bool,
-    ) -> Result<(), JitError> {
+    ) -> Result<bool, JitError> {
         let mut b = FunctionBuilder::new(func, fctx);
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let args: Vec<Value> = b.block_params(entry).to_vec();
         let exit = b.create_block();
+        let entry_depth = b
+            .ins()
+            .load(types::I32, MemFlagsData::trusted(), args[0], OFF_DEPTH);
         let mut t = FnTranslator {
             s,
             b,
@@ -93,6 +106,9 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
             local_tys: body.locals.iter().map(|l| l.ty.clone()).collect(),
             loops: Vec::new(),
             exit,
+            below: Vec::new(),
+            entry_depth,
+            may_stop: false,
         };
         let mut next = 1;
         if is_aggregate(ret) {
@@ -130,8 +146,9 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         t.emit_default_return();
         t.b.seal_all_blocks();
         let cfg = t.s.module.target_config();
+        let may_stop = t.may_stop;
         t.b.finalize(cfg);
-        Ok(())
+        Ok(may_stop)
     }
 
     fn declare_local(&mut self, ty: &Ty) -> LocalStore {
@@ -216,6 +233,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
     }
 
     pub fn set_status(&mut self, status: u32, code: u32, site: u32) {
+        self.may_stop = true;
         let st = self.b.ins().iconst(types::I32, status as i64);
         self.b
             .ins()
@@ -245,6 +263,8 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
 
     /// Leaves the function when a callee stopped the block (a trap, failure or timeout).
     pub fn propagate_stop(&mut self) {
+        // What a callee stops, the caller passes on.
+        self.may_stop = true;
         let st = self
             .b
             .ins()
@@ -275,9 +295,12 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         self.b.switch_to_block(cont);
     }
 
-    /// Polls the interrupt, then goes on to `body` if `cond` holds and to `exit` if not.
-    fn loop_test(&mut self, cond: &t27_ir::Expr, body: Block, exit: Block) {
-        self.check_interrupt();
+    /// Polls the interrupt (if `poll`), then goes on to `body` if `cond` holds and to `exit`
+    /// if not.
+    fn loop_test(&mut self, cond: &t27_ir::Expr, body: Block, exit: Block, poll: bool) {
+        if poll {
+            self.check_interrupt();
+        }
         let c = self.expr(cond).one();
         self.b.ins().brif(c, body, &[], exit, &[]);
     }
@@ -285,10 +308,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
     /// Checks the depth limit before a call at `span`; returns the current depth. Enough for
     /// a call to a leaf, which cannot nest calls further.
     pub fn check_depth(&mut self, span: Span) -> Value {
-        let depth = self
-            .b
-            .ins()
-            .load(types::I32, MemFlagsData::trusted(), self.ctx, OFF_DEPTH);
+        let depth = self.entry_depth;
         let too_deep = self.icmp_k(
             IntCC::UnsignedGreaterThanOrEqual,
             depth,
@@ -341,20 +361,34 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
     }
 
     pub fn block(&mut self, b: &IrBlock) {
+        self.stmts(&b.stmts);
+    }
+
+    /// The counter of a counted loop (`loops.rs`) plus one: it cannot overflow.
+    fn increment(&mut self, counter: LocalId) {
+        let LocalStore::Scalar(var) = self.locals[counter.index()] else {
+            return;
+        };
+        let i = self.b.use_var(var);
+        let next = self.b.ins().iadd_imm_u(i, 1);
+        self.b.def_var(var, next);
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt]) {
         let mut i = 0;
-        while i < b.stmts.len() {
-            if let Some(chain) = crate::switch::chain(self.s.p, &b.stmts[i..])
+        while i < stmts.len() {
+            if let Some(chain) = crate::switch::chain(self.s.p, &stmts[i..])
                 && self.switch_chain(&chain)
             {
                 i += chain.len();
                 continue;
             }
-            let run = crate::table::assert_run(self.s.p, &b.stmts[i..]);
+            let run = crate::table::assert_run(self.s.p, &stmts[i..]);
             if run >= crate::table::MIN_RUN {
-                self.assert_table(&b.stmts[i..i + run]);
+                self.assert_table(&stmts[i..i + run]);
                 i += run;
             } else {
-                self.stmt(&b.stmts[i]);
+                self.stmt(&stmts[i]);
                 i += 1;
             }
         }
@@ -420,18 +454,37 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
                 // Rotated: the test is compiled before the loop and again after the step, so
                 // an iteration ends in one conditional branch back rather than a jump to a
                 // test at the top. The test runs at the same points either way.
+                let counted = crate::loops::counted(self.s.p, cond, body, step)
+                    .filter(|c| matches!(self.locals[c.local.index()], LocalStore::Scalar(_)));
+                let poll = !counted.as_ref().is_some_and(|c| c.unpolled);
                 let body_b = self.b.create_block();
                 let step_b = self.b.create_block();
                 let exit = self.b.create_block();
-                self.loop_test(cond, body_b, exit);
+                self.loop_test(cond, body_b, exit, poll);
                 self.b.switch_to_block(body_b);
                 self.loops.push((step_b, exit));
-                self.block(body);
+                // Through the body (not the increment), the counter stays below its bound.
+                let bounded = counted.as_ref().and_then(|c| Some((c.local, c.below?)));
+                self.below.extend(bounded);
+                let body_stmts = match &counted {
+                    Some(c) if !c.in_step => &body.stmts[..body.stmts.len() - 1],
+                    _ => &body.stmts[..],
+                };
+                self.stmts(body_stmts);
+                if bounded.is_some() {
+                    self.below.pop();
+                }
+                if let Some(c) = counted.as_ref().filter(|c| !c.in_step) {
+                    self.increment(c.local);
+                }
                 self.loops.pop();
                 self.b.ins().jump(step_b, &[]);
                 self.b.switch_to_block(step_b);
-                self.block(step);
-                self.loop_test(cond, body_b, exit);
+                match &counted {
+                    Some(c) if c.in_step => self.increment(c.local),
+                    _ => self.block(step),
+                }
+                self.loop_test(cond, body_b, exit, poll);
                 self.b.switch_to_block(exit);
             }
             StmtKind::Break | StmtKind::Continue => {
@@ -652,8 +705,13 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         };
         let i = self.expr(index).one();
         let i = self.widen_to_i64(i, &index.ty);
-        let out = self.icmp_k(IntCC::UnsignedGreaterThanOrEqual, i, n as i64);
-        self.trap_if(out, TrapKind::IndexOutOfBounds, index.span);
+        // The counter of an enclosing counted loop below `n` is in bounds (`loops.rs`).
+        let in_bounds = matches!(index.kind, ExprKind::Local(x)
+            if self.below.iter().any(|&(c, below)| c == x && below <= n));
+        if !in_bounds {
+            let out = self.icmp_k(IntCC::UnsignedGreaterThanOrEqual, i, n as i64);
+            self.trap_if(out, TrapKind::IndexOutOfBounds, index.span);
+        }
         let stride = layout::stride(&elem, self.s.p) as i64;
         let off = self.b.ins().imul_imm_u(i, stride);
         self.b.ins().iadd(array, off)

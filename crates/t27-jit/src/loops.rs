@@ -1,0 +1,133 @@
+//! Counted loops: `while (i < n) { ...; i += 1; }`, and `for` loops of that shape.
+//!
+//! Two checks the language asks for cost more than the loop's own work when loops are short
+//! and nested, as the loops that sweep a decision function's input domain are: the overflow
+//! check of the counter's increment, and the poll of the watchdog's flag. For a counted loop
+//! the compiler knows what they would find:
+//! - the increment cannot overflow: it runs only after `i < n` held, with `i` unchanged since
+//!   (nothing else assigns it), so `i + 1 <= n`, which fits `i`'s type;
+//! - an innermost counted loop with a small constant bound ends on its own: `i` starts at 0
+//!   or more (its type is unsigned) and grows by one each time round, so the loop runs at
+//!   most `n` times, and its body contains no loop. The poll of the enclosing loop (or of the
+//!   function's entry) stops the block soon enough;
+//! - in the body of a counted loop with a constant bound `n` and an unsigned counter, the
+//!   counter is below `n`: indexing an array of `n` or more elements with it needs no bounds
+//!   check.
+
+use crate::table::word;
+use t27_ir::{BinOp, Block, Expr, ExprKind, LocalId, Program, Stmt, StmtKind, Ty, Value};
+
+/// The largest bound of a loop that runs without polling. A body without loops runs in
+/// microseconds at most, and a leaf it calls may hold one more such loop: `MAX_UNPOLLED`
+/// squared iterations, milliseconds, is the longest stretch without a poll.
+pub const MAX_UNPOLLED: u64 = 4096;
+
+pub struct Counted {
+    /// The counter.
+    pub local: LocalId,
+    /// Whether the increment is the loop's step (a `for` loop) rather than the last statement
+    /// of its body.
+    pub in_step: bool,
+    /// Whether the loop needs no poll of the watchdog's flag.
+    pub unpolled: bool,
+    /// The constant bound, when the counter is unsigned: all through the body, the counter
+    /// lies in `0..below`.
+    pub below: Option<u64>,
+}
+
+/// The counted loop `while (cond) body` with `step`, if it is one.
+pub fn counted(p: &Program, cond: &Expr, body: &Block, step: &Block) -> Option<Counted> {
+    let ExprKind::Binary(BinOp::Lt, counter, bound) = &cond.kind else {
+        return None;
+    };
+    let (ExprKind::Local(i), Ty::Int(t)) = (&counter.kind, &counter.ty) else {
+        return None;
+    };
+    if bound.ty != counter.ty {
+        return None;
+    }
+    let i = *i;
+    let in_step = match (step.stmts.as_slice(), body.stmts.split_last()) {
+        ([inc], _) if is_increment(inc, i) => {
+            if assigns(&body.stmts, i) {
+                return None;
+            }
+            true
+        }
+        ([], Some((inc, rest))) if is_increment(inc, i) => {
+            // A `continue` would skip the increment.
+            if assigns(rest, i) || continues(rest) {
+                return None;
+            }
+            false
+        }
+        _ => return None,
+    };
+    // An unsigned bound above `i64::MAX` reads as negative here; it is simply not used.
+    let below = word(p, bound)
+        .filter(|n| !t.signed() && *n >= 0)
+        .map(|n| n as u64);
+    let unpolled = below.is_some_and(|n| n <= MAX_UNPOLLED) && !has_loop(&body.stmts);
+    Some(Counted {
+        local: i,
+        in_step,
+        unpolled,
+        below,
+    })
+}
+
+/// `i += 1` or `i = i + 1`.
+fn is_increment(s: &Stmt, i: LocalId) -> bool {
+    let StmtKind::Assign { place, op, value } = &s.kind else {
+        return false;
+    };
+    if !matches!(place.kind, ExprKind::Local(x) if x == i) {
+        return false;
+    }
+    match op {
+        Some(BinOp::Add) => is_one(value),
+        None => matches!(&value.kind, ExprKind::Binary(BinOp::Add, a, b)
+            if matches!(a.kind, ExprKind::Local(x) if x == i) && is_one(b)),
+        _ => false,
+    }
+}
+
+fn is_one(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Lit(Value::Int(v)) if *v == 1.into())
+}
+
+/// Whether any statement, at any depth, assigns the local.
+fn assigns(stmts: &[Stmt], i: LocalId) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Assign { place, .. } => matches!(place.kind, ExprKind::Local(x) if x == i),
+        StmtKind::If {
+            then, otherwise, ..
+        } => assigns(&then.stmts, i) || assigns(&otherwise.stmts, i),
+        StmtKind::While { body, step, .. } => assigns(&body.stmts, i) || assigns(&step.stmts, i),
+        StmtKind::Block(b) => assigns(&b.stmts, i),
+        _ => false,
+    })
+}
+
+/// Whether a `continue` of this loop (not of a loop inside it) is among the statements.
+fn continues(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Continue => true,
+        StmtKind::If {
+            then, otherwise, ..
+        } => continues(&then.stmts) || continues(&otherwise.stmts),
+        StmtKind::Block(b) => continues(&b.stmts),
+        _ => false,
+    })
+}
+
+fn has_loop(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::While { .. } => true,
+        StmtKind::If {
+            then, otherwise, ..
+        } => has_loop(&then.stmts) || has_loop(&otherwise.stmts),
+        StmtKind::Block(b) => has_loop(&b.stmts),
+        _ => false,
+    })
+}
