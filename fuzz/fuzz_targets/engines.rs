@@ -3,17 +3,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 use t27_run::{BlockReport, Engine, RunOptions};
-
-struct OneFile(String);
-
-impl t27_check::Loader for OneFile {
-    fn read(&mut self, path: &Path) -> Result<Vec<u8>, String> {
-        if path == Path::new("specs/generated.t27") { Ok(self.0.clone().into_bytes()) } else { Err("not found".into()) }
-    }
-}
 
 fn outcomes(checked: &t27_check::Checked, engine: Engine) -> Vec<String> {
     let opts = RunOptions { engine, timeout: Duration::from_secs(2), filter: None, exact: false };
@@ -24,7 +16,7 @@ fn outcomes(checked: &t27_check::Checked, engine: Engine) -> Vec<String> {
 
 fuzz_target!(|seed: u64| {
     let source = t27_progen::program(seed);
-    let checked = t27_check::check(&[PathBuf::from("specs/generated.t27")], None, &mut OneFile(source.clone()));
+    let checked = t27_check::check(&[PathBuf::from("specs/generated.t27")], None, &mut t27_check::MemoryLoader::new([("specs/generated.t27", source.clone())]));
     assert_eq!(checked.error_count(), 0, "seed {seed} does not check:\n{source}");
     let eval = outcomes(&checked, Engine::Eval);
     let jit = outcomes(&checked, Engine::Jit);

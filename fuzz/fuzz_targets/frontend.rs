@@ -3,18 +3,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use std::path::{Path, PathBuf};
-
-struct OneFile(Vec<u8>);
-
-impl t27_check::Loader for OneFile {
-    fn read(&mut self, path: &Path) -> Result<Vec<u8>, String> {
-        if path == Path::new("specs/fuzz.t27") { Ok(self.0.clone()) } else { Err("not found".into()) }
-    }
-}
+use std::path::PathBuf;
 
 fuzz_target!(|data: &[u8]| {
-    let checked = t27_check::check(&[PathBuf::from("specs/fuzz.t27")], None, &mut OneFile(data.to_vec()));
+    let checked = t27_check::check(&[PathBuf::from("specs/fuzz.t27")], None, &mut t27_check::MemoryLoader::new([("specs/fuzz.t27", data)]));
     // Every diagnostic renders without panicking, in both formats.
     for d in &checked.diagnostics {
         let _ = t27_diag::render(d, &checked.sources, false);

@@ -5,23 +5,11 @@
 //! Run: `cargo bench -p t27-check --bench frontend` (figures go in BENCHMARKS.md).
 //! `T27_BENCH_MB=10` sets the large size; the small one is a tenth of it.
 
-use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use t27_check::Loader;
+use t27_check::MemoryLoader;
 use t27_diag::FileId;
-
-struct MemLoader(HashMap<PathBuf, Vec<u8>>);
-
-impl Loader for MemLoader {
-    fn read(&mut self, path: &Path) -> Result<Vec<u8>, String> {
-        self.0
-            .get(&t27_check::normalize(path))
-            .cloned()
-            .ok_or_else(|| "not found".to_string())
-    }
-}
 
 /// One module in the owner's style: a header, constants with docs, decision functions with
 /// nested ifs, tests that call them, invariants over the constants, and `use` of the module
@@ -203,12 +191,7 @@ fn measure(files: &[(PathBuf, String)], runs: usize) -> Figures {
         }
         best.parse = best.parse.min(start.elapsed());
 
-        let mut loader = MemLoader(
-            files
-                .iter()
-                .map(|(p, t)| (p.clone(), t.clone().into_bytes()))
-                .collect(),
-        );
+        let mut loader = MemoryLoader::new(files.iter().map(|(p, t)| (p, t.clone())));
         let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
         let start = Instant::now();
         let checked = t27_check::check(&paths, None, &mut loader);

@@ -23,7 +23,7 @@ mod sources;
 mod suggest;
 mod types;
 
-pub use load::{Loader, normalize, spec_root};
+pub use load::{Loader, MemoryLoader, normalize, spec_root};
 pub use sources::{SourceFile, SourceMap};
 
 use std::path::{Path, PathBuf};

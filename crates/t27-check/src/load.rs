@@ -14,6 +14,32 @@ pub trait Loader {
     fn read(&mut self, path: &Path) -> Result<Vec<u8>, String>;
 }
 
+/// Serves spec files held in memory (benchmarks, fuzzing); any other path is not found.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryLoader {
+    files: HashMap<PathBuf, Vec<u8>>,
+}
+
+impl MemoryLoader {
+    pub fn new<P: AsRef<Path>, B: Into<Vec<u8>>>(files: impl IntoIterator<Item = (P, B)>) -> Self {
+        MemoryLoader {
+            files: files
+                .into_iter()
+                .map(|(p, b)| (normalize(p.as_ref()), b.into()))
+                .collect(),
+        }
+    }
+}
+
+impl Loader for MemoryLoader {
+    fn read(&mut self, path: &Path) -> Result<Vec<u8>, String> {
+        self.files
+            .get(&normalize(path))
+            .cloned()
+            .ok_or_else(|| "not found".to_string())
+    }
+}
+
 /// The spec root of a file: `root` when given, else the nearest ancestor folder named
 /// `specs`, else the file's own folder.
 pub fn spec_root(file: &Path, root: Option<&Path>) -> PathBuf {

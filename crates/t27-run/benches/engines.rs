@@ -6,22 +6,10 @@
 //! Run: `cargo bench -p t27-run --bench engines` (figures go in BENCHMARKS.md).
 //! `cargo test -p t27-run --bench engines` runs it once, small, as a smoke test.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use t27_check::Loader;
+use t27_check::MemoryLoader;
 use t27_run::{BlockReport, Engine, RunOptions};
-
-struct MemLoader(HashMap<PathBuf, Vec<u8>>);
-
-impl Loader for MemLoader {
-    fn read(&mut self, path: &Path) -> Result<Vec<u8>, String> {
-        self.0
-            .get(&t27_check::normalize(path))
-            .cloned()
-            .ok_or_else(|| "not found".to_string())
-    }
-}
 
 fn owner_spec() -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../specs/queen/dispatch.t27");
@@ -31,12 +19,7 @@ fn owner_spec() -> String {
 /// Checks and runs a spec tree held in memory; returns the time and the pass/fail counts.
 fn check_and_run(files: &[(&str, String)], engine: Engine) -> (Duration, usize, usize) {
     let started = Instant::now();
-    let mut loader = MemLoader(
-        files
-            .iter()
-            .map(|(p, t)| (PathBuf::from(p), t.clone().into_bytes()))
-            .collect(),
-    );
+    let mut loader = MemoryLoader::new(files.iter().map(|(p, t)| (p, t.clone())));
     let requested: Vec<PathBuf> = files
         .iter()
         .filter(|(p, _)| !p.ends_with("dispatch.t27") || files.len() == 1)
