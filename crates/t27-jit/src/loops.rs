@@ -6,9 +6,10 @@
 //! the compiler knows what they would find:
 //! - the increment cannot overflow: it runs only after `i < n` held, with `i` unchanged since
 //!   (nothing else assigns it), so `i + 1 <= n`, which fits `i`'s type;
-//! - an innermost counted loop with a small constant bound ends on its own: `i` starts at 0
-//!   or more (its type is unsigned) and grows by one each time round, so the loop runs at
-//!   most `n` times, and its body contains no loop. The poll of the enclosing loop (or of the
+//! - a counted loop with a constant bound ends on its own: `i` starts at 0 or more (its type
+//!   is unsigned) and grows by one each time round, so the loop runs at most `n` times. When
+//!   every loop inside it is such a loop too, and all of them together go round at most
+//!   [`MAX_UNPOLLED`] times, none of them polls: the poll of the enclosing loop (or of the
 //!   function's entry) stops the block soon enough;
 //! - in the body of a counted loop with a constant bound `n` and an unsigned counter, the
 //!   counter is below `n`: indexing an array of `n` or more elements with it needs no bounds
@@ -17,8 +18,8 @@
 use crate::table::word;
 use t27_ir::{BinOp, Block, Expr, ExprKind, LocalId, Program, Stmt, StmtKind, Ty, Value};
 
-/// The largest bound of a loop that runs without polling. A body without loops runs in
-/// microseconds at most, and a leaf it calls may hold one more such loop: `MAX_UNPOLLED`
+/// The most iterations a nest of loops may make without polling. A body without loops runs
+/// in microseconds at most, and a leaf it calls may hold one more such nest: `MAX_UNPOLLED`
 /// squared iterations, milliseconds, is the longest stretch without a poll.
 pub const MAX_UNPOLLED: u64 = 4096;
 
@@ -67,7 +68,9 @@ pub fn counted(p: &Program, cond: &Expr, body: &Block, step: &Block) -> Option<C
     let below = word(p, bound)
         .filter(|n| !t.signed() && *n >= 0)
         .map(|n| n as u64);
-    let unpolled = below.is_some_and(|n| n <= MAX_UNPOLLED) && !has_loop(&body.stmts);
+    // Each time round: the body once, and every loop inside it as often as it goes round.
+    let iterations = below.zip(iterations(p, &body.stmts)).map(|(n, inner)| n.saturating_mul(1 + inner));
+    let unpolled = iterations.is_some_and(|n| n <= MAX_UNPOLLED);
     Some(Counted {
         local: i,
         in_step,
@@ -121,13 +124,27 @@ fn continues(stmts: &[Stmt]) -> bool {
     })
 }
 
-fn has_loop(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match &s.kind {
-        StmtKind::While { .. } => true,
-        StmtKind::If {
-            then, otherwise, ..
-        } => has_loop(&then.stmts) || has_loop(&otherwise.stmts),
-        StmtKind::Block(b) => has_loop(&b.stmts),
-        _ => false,
-    })
+/// How many times, at most, the loops among the statements go round in all (0 without
+/// loops); `None` when one of them is not a counted loop with a constant bound, or the count
+/// passes [`MAX_UNPOLLED`] (so the products stay small).
+fn iterations(p: &Program, stmts: &[Stmt]) -> Option<u64> {
+    let mut total: u64 = 0;
+    for s in stmts {
+        let n = match &s.kind {
+            StmtKind::While { cond, body, step } => {
+                let c = counted(p, cond, body, step)?;
+                c.below?.saturating_mul(1 + iterations(p, &body.stmts)?)
+            }
+            StmtKind::If {
+                then, otherwise, ..
+            } => iterations(p, &then.stmts)?.saturating_add(iterations(p, &otherwise.stmts)?),
+            StmtKind::Block(b) => iterations(p, &b.stmts)?,
+            _ => 0,
+        };
+        total = total.saturating_add(n);
+        if total > MAX_UNPOLLED {
+            return None;
+        }
+    }
+    Some(total)
 }
