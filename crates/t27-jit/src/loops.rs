@@ -16,6 +16,8 @@
 //!   check.
 
 use crate::table::word;
+use crate::translate::{FnTranslator, LocalStore};
+use cranelift::prelude::{Block as ClifBlock, InstBuilder};
 use t27_ir::{BinOp, Block, Expr, ExprKind, LocalId, Program, Stmt, StmtKind, Ty, Value};
 
 /// The most iterations a nest of loops may make without polling. A body without loops runs
@@ -69,7 +71,9 @@ pub fn counted(p: &Program, cond: &Expr, body: &Block, step: &Block) -> Option<C
         .filter(|n| !t.signed() && *n >= 0)
         .map(|n| n as u64);
     // Each time round: the body once, and every loop inside it as often as it goes round.
-    let iterations = below.zip(iterations(p, &body.stmts)).map(|(n, inner)| n.saturating_mul(1 + inner));
+    let iterations = below
+        .zip(iterations(p, &body.stmts))
+        .map(|(n, inner)| n.saturating_mul(1 + inner));
     let unpolled = iterations.is_some_and(|n| n <= MAX_UNPOLLED);
     Some(Counted {
         local: i,
@@ -147,4 +151,66 @@ fn iterations(p: &Program, stmts: &[Stmt]) -> Option<u64> {
         }
     }
     Some(total)
+}
+
+impl FnTranslator<'_, '_, '_> {
+    /// `while (cond) body`, with `step` after the body and after every `continue` (a `for`
+    /// loop's third part).
+    pub fn while_loop(&mut self, cond: &Expr, body: &Block, step: &Block) {
+        // Rotated: the test is compiled before the loop and again after the step, so
+        // an iteration ends in one conditional branch back rather than a jump to a
+        // test at the top. The test runs at the same points either way.
+        let counted = counted(self.s.p, cond, body, step)
+            .filter(|c| matches!(self.locals[c.local.index()], LocalStore::Scalar(_)));
+        let poll = !counted.as_ref().is_some_and(|c| c.unpolled);
+        let body_b = self.b.create_block();
+        let step_b = self.b.create_block();
+        let exit = self.b.create_block();
+        self.loop_test(cond, body_b, exit, poll);
+        self.b.switch_to_block(body_b);
+        self.loops.push((step_b, exit));
+        // Through the body (not the increment), the counter stays below its bound.
+        let bounded = counted.as_ref().and_then(|c| Some((c.local, c.below?)));
+        self.below.extend(bounded);
+        let body_stmts = match &counted {
+            Some(c) if !c.in_step => &body.stmts[..body.stmts.len() - 1],
+            _ => &body.stmts[..],
+        };
+        self.stmts(body_stmts);
+        if bounded.is_some() {
+            self.below.pop();
+        }
+        if let Some(c) = counted.as_ref().filter(|c| !c.in_step) {
+            self.increment(c.local);
+        }
+        self.loops.pop();
+        self.b.ins().jump(step_b, &[]);
+        self.b.switch_to_block(step_b);
+        match &counted {
+            Some(c) if c.in_step => self.increment(c.local),
+            _ => self.block(step),
+        }
+        self.loop_test(cond, body_b, exit, poll);
+        self.b.switch_to_block(exit);
+    }
+
+    /// Polls the interrupt (if `poll`), then goes on to `body` if `cond` holds and to `exit`
+    /// if not.
+    fn loop_test(&mut self, cond: &Expr, body: ClifBlock, exit: ClifBlock, poll: bool) {
+        if poll {
+            self.check_interrupt();
+        }
+        let c = self.expr(cond).one();
+        self.b.ins().brif(c, body, &[], exit, &[]);
+    }
+
+    /// The counter of a counted loop plus one: it cannot overflow.
+    fn increment(&mut self, counter: LocalId) {
+        let LocalStore::Scalar(var) = self.locals[counter.index()] else {
+            return;
+        };
+        let i = self.b.use_var(var);
+        let next = self.b.ins().iadd_imm_u(i, 1);
+        self.b.def_var(var, next);
+    }
 }

@@ -12,8 +12,8 @@
 
 use crate::table::word;
 use crate::translate::{FnTranslator, LocalStore};
-use cranelift::prelude::*;
 use cranelift::frontend::Switch;
+use cranelift::prelude::*;
 use t27_ir::{BinOp, Block as IrBlock, Expr, ExprKind, LocalId, Program, Stmt, StmtKind, Ty};
 
 /// Shorter chains are compiled as written: a few compares are as fast as a jump table.

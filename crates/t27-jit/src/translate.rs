@@ -295,16 +295,6 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         self.b.switch_to_block(cont);
     }
 
-    /// Polls the interrupt (if `poll`), then goes on to `body` if `cond` holds and to `exit`
-    /// if not.
-    fn loop_test(&mut self, cond: &t27_ir::Expr, body: Block, exit: Block, poll: bool) {
-        if poll {
-            self.check_interrupt();
-        }
-        let c = self.expr(cond).one();
-        self.b.ins().brif(c, body, &[], exit, &[]);
-    }
-
     /// Checks the depth limit before a call at `span`; returns the current depth. Enough for
     /// a call to a leaf, which cannot nest calls further.
     pub fn check_depth(&mut self, span: Span) -> Value {
@@ -364,17 +354,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         self.stmts(&b.stmts);
     }
 
-    /// The counter of a counted loop (`loops.rs`) plus one: it cannot overflow.
-    fn increment(&mut self, counter: LocalId) {
-        let LocalStore::Scalar(var) = self.locals[counter.index()] else {
-            return;
-        };
-        let i = self.b.use_var(var);
-        let next = self.b.ins().iadd_imm_u(i, 1);
-        self.b.def_var(var, next);
-    }
-
-    fn stmts(&mut self, stmts: &[Stmt]) {
+    pub fn stmts(&mut self, stmts: &[Stmt]) {
         let mut i = 0;
         while i < stmts.len() {
             if let Some(chain) = crate::switch::chain(self.s.p, &stmts[i..])
@@ -450,43 +430,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
                 self.b.ins().jump(join, &[]);
                 self.b.switch_to_block(join);
             }
-            StmtKind::While { cond, body, step } => {
-                // Rotated: the test is compiled before the loop and again after the step, so
-                // an iteration ends in one conditional branch back rather than a jump to a
-                // test at the top. The test runs at the same points either way.
-                let counted = crate::loops::counted(self.s.p, cond, body, step)
-                    .filter(|c| matches!(self.locals[c.local.index()], LocalStore::Scalar(_)));
-                let poll = !counted.as_ref().is_some_and(|c| c.unpolled);
-                let body_b = self.b.create_block();
-                let step_b = self.b.create_block();
-                let exit = self.b.create_block();
-                self.loop_test(cond, body_b, exit, poll);
-                self.b.switch_to_block(body_b);
-                self.loops.push((step_b, exit));
-                // Through the body (not the increment), the counter stays below its bound.
-                let bounded = counted.as_ref().and_then(|c| Some((c.local, c.below?)));
-                self.below.extend(bounded);
-                let body_stmts = match &counted {
-                    Some(c) if !c.in_step => &body.stmts[..body.stmts.len() - 1],
-                    _ => &body.stmts[..],
-                };
-                self.stmts(body_stmts);
-                if bounded.is_some() {
-                    self.below.pop();
-                }
-                if let Some(c) = counted.as_ref().filter(|c| !c.in_step) {
-                    self.increment(c.local);
-                }
-                self.loops.pop();
-                self.b.ins().jump(step_b, &[]);
-                self.b.switch_to_block(step_b);
-                match &counted {
-                    Some(c) if c.in_step => self.increment(c.local),
-                    _ => self.block(step),
-                }
-                self.loop_test(cond, body_b, exit, poll);
-                self.b.switch_to_block(exit);
-            }
+            StmtKind::While { cond, body, step } => self.while_loop(cond, body, step),
             StmtKind::Break | StmtKind::Continue => {
                 if let Some(&(cont, brk)) = self.loops.last() {
                     let target = if matches!(s.kind, StmtKind::Break) {

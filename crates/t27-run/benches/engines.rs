@@ -220,12 +220,7 @@ fn sweep_rust(rounds: u32) -> u64 {
 /// spec's functions on its own data does.
 #[inline(never)]
 fn sweep_rust_opaque(rounds: u32) -> u64 {
-    sweep_over(
-        rounds,
-        std::hint::black_box(&DOMAIN),
-        next_state,
-        claim_of,
-    )
+    sweep_over(rounds, std::hint::black_box(&DOMAIN), next_state, claim_of)
 }
 
 /// Every call kept a call, as the JIT keeps calls of larger functions: the functions are

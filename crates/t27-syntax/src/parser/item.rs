@@ -94,8 +94,11 @@ pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, 
             TopLevel::Module(decl)
         });
 
-    let use_decl = terminated(just(Token::Use).ignore_then(path()))
-        .map(|path| ItemKind::Use(UseDecl { path: path.into_vec() }));
+    let use_decl = terminated(just(Token::Use).ignore_then(path())).map(|path| {
+        ItemKind::Use(UseDecl {
+            path: path.into_vec(),
+        })
+    });
     let import = terminated(just(Token::Import).ignore_then(path())).validate(|_, e, emitter| {
         emitter.emit(coded(
             "E0104",
