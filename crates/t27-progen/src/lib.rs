@@ -392,5 +392,59 @@ pub fn program(seed: u64) -> String {
         }
         let _ = writeln!(g.out, "}}");
     }
+    // Appended with a random stream of its own, so that what comes before stays the program
+    // each seed gave before (the seeds of earlier findings still reproduce them).
+    decision_functions(&mut g.out, Rng(seed.wrapping_mul(0xD1B5_4A32_D192_ED03) | 1));
     g.out
+}
+
+/// Decision functions in the owner's shape: chains of `if (x == K) { ... return ...; }` on one
+/// parameter (which the JIT compiles as switches), some arms that do not leave, keys matched
+/// twice, nested chains; then a block for each of several inputs, so that both engines show
+/// the value each input gives.
+fn decision_functions(out: &mut String, mut r: Rng) {
+    for d in 0..r.below(2) + 1 {
+        let t = *r.pick(&INT_TYPES);
+        let key = |r: &mut Rng| r.below(8) as i64 - if t.signed() { 3 } else { 0 };
+        let _ = writeln!(
+            out,
+            "pub fn d{d}(x: {}, y: u8) -> u32 {{\nvar acc : u32 = 0;",
+            t.name()
+        );
+        for _ in 0..r.below(6) + 3 {
+            let keys: Vec<String> = (0..r.below(3) + 1)
+                .map(|_| format!("x == {}", key(&mut r)))
+                .collect();
+            let _ = writeln!(out, "if ({}) {{", keys.join(" or "));
+            match r.below(5) {
+                // An arm that stays: the chain ends before it.
+                0 => {
+                    let _ = writeln!(out, "acc += {};", r.below(9) + 1);
+                }
+                1 => {
+                    let _ = writeln!(
+                        out,
+                        "if (y == 0) {{ return {}; }}\nif (y == 1 or y == 2) {{ return acc; }}\nif (y == 3) {{ return {}; }}\nreturn {};",
+                        r.below(50),
+                        r.below(50),
+                        r.below(50)
+                    );
+                }
+                _ => {
+                    let _ = writeln!(out, "return acc + {};", r.below(50));
+                }
+            }
+            let _ = writeln!(out, "}}");
+        }
+        let _ = writeln!(out, "return acc + 100;\n}}");
+        for input in 0..8 {
+            let x = key(&mut r);
+            let y = r.below(5);
+            let want = r.below(60);
+            let _ = writeln!(
+                out,
+                "test d{d}_{input} {{ assert d{d}({x}, {y}) == {want}; }}"
+            );
+        }
+    }
 }
