@@ -394,7 +394,10 @@ pub fn program(seed: u64) -> String {
     }
     // Appended with a random stream of its own, so that what comes before stays the program
     // each seed gave before (the seeds of earlier findings still reproduce them).
-    decision_functions(&mut g.out, Rng(seed.wrapping_mul(0xD1B5_4A32_D192_ED03) | 1));
+    decision_functions(
+        &mut g.out,
+        Rng(seed.wrapping_mul(0xD1B5_4A32_D192_ED03) | 1),
+    );
     g.out
 }
 
