@@ -190,12 +190,7 @@ impl FnTranslator<'_, '_, '_> {
         let site = self.b.ins().load(types::I32, flags, row, 8);
         self.set_status(STATUS_FAIL, 0, 0);
         self.b.ins().store(flags, site, self.ctx, OFF_SITE);
-        let capture = self
-            .s
-            .module
-            .declare_func_in_func(self.s.imports.capture, self.b.func);
-        self.b.ins().call(capture, &[self.ctx]);
-        self.b.ins().jump(self.exit, &[]);
+        self.capture_and_stop();
 
         self.b.switch_to_block(next);
         let iv = self.b.use_var(i);

@@ -491,12 +491,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
             self.store_side(b, &r.ty, OFF_RIGHT);
             let site = self.s.site(span, Some((l.ty.clone(), r.ty.clone())));
             self.set_status(STATUS_FAIL, 0, site);
-            let capture = self
-                .s
-                .module
-                .declare_func_in_func(self.s.imports.capture, self.b.func);
-            self.b.ins().call(capture, &[self.ctx]);
-            self.b.ins().jump(self.exit, &[]);
+            self.capture_and_stop();
             self.b.switch_to_block(cont);
             return;
         }
@@ -509,6 +504,17 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         self.set_status(STATUS_FAIL, 0, site);
         self.b.ins().jump(self.exit, &[]);
         self.b.switch_to_block(cont);
+    }
+
+    /// After a failed comparison has stored its sides and set the status: has the host read
+    /// the values while they are alive, then leaves the block.
+    pub fn capture_and_stop(&mut self) {
+        let capture = self
+            .s
+            .module
+            .declare_func_in_func(self.s.imports.capture, self.b.func);
+        self.b.ins().call(capture, &[self.ctx]);
+        self.b.ins().jump(self.exit, &[]);
     }
 
     /// Stores one side of a failed comparison in the context for the host to read.

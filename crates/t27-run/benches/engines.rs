@@ -361,26 +361,18 @@ fn main() {
     ];
     let (jit, passed, _) = check_and_run(&files, Engine::Jit);
     assert_eq!(passed, 1, "the JIT sweep must match the Rust sweep");
-    println!(
-        "  Rust (-O, all visible):  {calls} calls in {:.3} s = {:.2} ns/call",
-        rust.as_secs_f64(),
-        rust.as_secs_f64() * 1e9 / calls as f64
-    );
-    println!(
-        "  Rust (-O, domain opaque): {calls} calls in {:.3} s = {:.2} ns/call",
-        rust_opaque.as_secs_f64(),
-        rust_opaque.as_secs_f64() * 1e9 / calls as f64
-    );
-    println!(
-        "  Rust (-O, calls kept):   {calls} calls in {:.3} s = {:.2} ns/call",
-        rust_calls.as_secs_f64(),
-        rust_calls.as_secs_f64() * 1e9 / calls as f64
-    );
-    println!(
-        "  JIT (end to end):        {calls} calls in {:.3} s = {:.2} ns/call",
-        jit.as_secs_f64(),
-        jit.as_secs_f64() * 1e9 / calls as f64
-    );
+    let per_call = |d: Duration, n: u64| d.as_secs_f64() * 1e9 / n as f64;
+    let line = |label: &str, d: Duration, n: u64| {
+        println!(
+            "  {label:<26}{n} calls in {:.3} s = {:.2} ns/call",
+            d.as_secs_f64(),
+            per_call(d, n)
+        )
+    };
+    line("Rust (-O, all visible):", rust, calls);
+    line("Rust (-O, domain opaque):", rust_opaque, calls);
+    line("Rust (-O, calls kept):", rust_calls, calls);
+    line("JIT (end to end):", jit, calls);
     // The evaluator takes minutes for the full sweep: it runs a hundredth of it.
     let eval_rounds = (rounds / 100).max(1);
     let eval_calls = CALLS_PER_ROUND * eval_rounds as u64;
@@ -391,12 +383,7 @@ fn main() {
     ];
     let (eval, passed, _) = check_and_run(&files, Engine::Eval);
     assert_eq!(passed, 1, "the evaluator sweep must match the Rust sweep");
-    let per_call = |d: Duration, n: u64| d.as_secs_f64() * 1e9 / n as f64;
-    println!(
-        "  evaluator:               {eval_calls} calls in {:.3} s = {:.2} ns/call",
-        eval.as_secs_f64(),
-        per_call(eval, eval_calls)
-    );
+    line("evaluator:", eval, eval_calls);
     println!(
         "  JIT is {:.0}x the evaluator per call; {:.2}x the time of Rust with everything visible, {:.2}x with the domain opaque, {:.2}x with calls kept",
         per_call(eval, eval_calls) / per_call(jit, calls),
