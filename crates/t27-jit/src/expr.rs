@@ -35,7 +35,11 @@ impl FnTranslator<'_, '_, '_> {
                 if self.is_memory_place(e) =>
             {
                 let addr = self.address_of(e);
-                self.load(addr, &e.ty)
+                if self.reads_constant_in_bounds(e) {
+                    self.load_constant(addr, &e.ty)
+                } else {
+                    self.load(addr, &e.ty)
+                }
             }
             ExprKind::Local(id) => self.load_local(*id),
             ExprKind::Global(_) => Val::Unit,
@@ -242,6 +246,19 @@ impl FnTranslator<'_, '_, '_> {
             ExprKind::Global(_) => true,
             ExprKind::Field(..) => false,
             ExprKind::Index(base, _) => matches!(base.ty, Ty::Array(..)),
+            _ => false,
+        }
+    }
+
+    /// Whether `e` reads an element of a constant array at an index that needs no bounds
+    /// check: the memory never changes and the read cannot fail, so the load may move (out
+    /// of the loops that do not change the index, for one).
+    fn reads_constant_in_bounds(&self, e: &Expr) -> bool {
+        let ExprKind::Index(base, index) = &e.kind else {
+            return false;
+        };
+        match (&base.kind, &base.ty) {
+            (ExprKind::Const(_), Ty::Array(_, n)) => self.counter_in_bounds(index, *n),
             _ => false,
         }
     }

@@ -11,6 +11,7 @@ mod expr;
 mod layout;
 mod loops;
 mod runtime;
+mod select;
 mod switch;
 mod table;
 mod translate;

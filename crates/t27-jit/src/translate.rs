@@ -93,9 +93,14 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         b.switch_to_block(entry);
         let args: Vec<Value> = b.block_params(entry).to_vec();
         let exit = b.create_block();
-        let entry_depth = b
-            .ins()
-            .load(types::I32, MemFlagsData::trusted(), args[0], OFF_DEPTH);
+        // A leaf makes no calls, so it never reads the depth (and its copies inlined into
+        // callers would otherwise each read it in vain).
+        let entry_depth = if poll_on_entry {
+            b.ins()
+                .load(types::I32, MemFlagsData::trusted(), args[0], OFF_DEPTH)
+        } else {
+            b.ins().iconst(types::I32, 0)
+        };
         let mut t = FnTranslator {
             s,
             b,
@@ -357,6 +362,10 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
     pub fn stmts(&mut self, stmts: &[Stmt]) {
         let mut i = 0;
         while i < stmts.len() {
+            if crate::select::decision(self.s.p, &self.locals, &stmts[i..]).is_some() {
+                self.decide(&stmts[i..]);
+                return;
+            }
             if let Some(chain) = crate::switch::chain(self.s.p, &stmts[i..])
                 && self.switch_chain(&chain)
             {
@@ -583,6 +592,19 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         }
     }
 
+    /// Loads a scalar from memory that never changes, where the load cannot fail: Cranelift
+    /// may then move it, or share it between loads of the same address.
+    pub fn load_constant(&mut self, addr: Value, ty: &Ty) -> Val {
+        match ty {
+            Ty::Int(_) | Ty::Bool | Ty::F64 => {
+                let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+                let ct = abi_parts(ty)[0];
+                Val::One(self.b.ins().load(ct, flags, addr, 0))
+            }
+            _ => self.load(addr, ty),
+        }
+    }
+
     /// Stores a value of type `ty` to memory (aggregates are copied).
     pub fn store(&mut self, addr: Value, v: Val, ty: &Ty) {
         let flags = MemFlagsData::trusted();
@@ -655,16 +677,20 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         };
         let i = self.expr(index).one();
         let i = self.widen_to_i64(i, &index.ty);
-        // The counter of an enclosing counted loop below `n` is in bounds (`loops.rs`).
-        let in_bounds = matches!(index.kind, ExprKind::Local(x)
-            if self.below.iter().any(|&(c, below)| c == x && below <= n));
-        if !in_bounds {
+        if !self.counter_in_bounds(index, n) {
             let out = self.icmp_k(IntCC::UnsignedGreaterThanOrEqual, i, n as i64);
             self.trap_if(out, TrapKind::IndexOutOfBounds, index.span);
         }
         let stride = layout::stride(&elem, self.s.p) as i64;
         let off = self.b.ins().imul_imm_u(i, stride);
         self.b.ins().iadd(array, off)
+    }
+
+    /// Whether the index is the counter of an enclosing counted loop that stays below `n`
+    /// (`loops.rs`), so that it indexes an array of `n` elements in bounds.
+    pub fn counter_in_bounds(&self, index: &Expr, n: u64) -> bool {
+        matches!(index.kind, ExprKind::Local(x)
+            if self.below.iter().any(|&(c, below)| c == x && below <= n))
     }
 
     /// Extends an integer of type `ty` to 64 bits.
