@@ -8,6 +8,7 @@ use cranelift::prelude::*;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module};
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use t27_ir::{ConstId, Function, IntTy, Outcome, Program, TestId, TrapKind, Ty, Value as IrValue};
 
@@ -51,6 +52,8 @@ pub(crate) struct Shared<'p> {
     /// Whether each leaf can stop a block (a trap, or a timeout in one of its loops): after
     /// a call to a leaf that cannot, there is no status to check. Always true for the rest.
     pub may_stop: Vec<bool>,
+    /// The address of the interrupt flag, which the program keeps alive as long as its code.
+    pub interrupt: *const AtomicBool,
 }
 
 impl Shared<'_> {
@@ -116,10 +119,14 @@ pub struct JitProgram<'p> {
     globals: Vec<u64>,
     global_offsets: Vec<u64>,
     global_arena: Arena,
+    /// The flag compiled code polls, at an address built into the code: kept alive here.
+    _interrupt: Arc<AtomicBool>,
 }
 
 impl<'p> JitProgram<'p> {
-    pub fn compile(p: &'p Program) -> Result<JitProgram<'p>, JitError> {
+    /// Compiles every function and block. Compiled code polls `interrupt` (at loops and
+    /// calls) and stops the running block when it is raised.
+    pub fn compile(p: &'p Program, interrupt: Arc<AtomicBool>) -> Result<JitProgram<'p>, JitError> {
         let mut flags = settings::builder();
         let set = |f: &mut settings::Builder, k: &str, v: &str| {
             f.set(k, v).map_err(|e| JitError(e.to_string()))
@@ -223,6 +230,7 @@ impl<'p> JitProgram<'p> {
                 .map(|f| !crate::walk::block_calls(&f.body.block))
                 .collect(),
             may_stop: vec![true; p.functions.len()],
+            interrupt: Arc::as_ptr(&interrupt),
         };
         let mut ctx = shared.module.make_context();
         let mut fctx = FunctionBuilderContext::new();
@@ -303,6 +311,7 @@ impl<'p> JitProgram<'p> {
             globals: vec![0u64; (end as usize).div_ceil(8).max(1)],
             global_offsets,
             global_arena: Arena::default(),
+            _interrupt: interrupt,
         })
     }
 
@@ -328,9 +337,8 @@ impl<'p> JitProgram<'p> {
     }
 
     /// Runs one block's native code.
-    pub fn run_block(&mut self, test: TestId, interrupt: &AtomicBool) -> Outcome {
+    pub fn run_block(&mut self, test: TestId) -> Outcome {
         let mut ctx = Ctx {
-            interrupt: interrupt.as_ptr() as *const u8,
             globals: self.globals.as_mut_ptr() as *mut u8,
             depth: 0,
             status: 0,

@@ -15,6 +15,7 @@ mod select;
 mod switch;
 mod table;
 mod translate;
+mod unroll;
 mod walk;
 
 pub use compiler::{JitError, JitProgram};

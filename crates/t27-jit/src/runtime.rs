@@ -8,8 +8,6 @@ use t27_ir::{Program, Shown, Ty};
 /// it at the offsets below, so its layout is fixed.
 #[repr(C)]
 pub struct Ctx {
-    /// Nonzero when the block must stop (its time budget ran out).
-    pub interrupt: *const u8,
     /// The memory of the module `var`s.
     pub globals: *mut u8,
     /// How deep calls are nested now.
@@ -26,14 +24,13 @@ pub struct Ctx {
     pub host: *mut Host,
 }
 
-pub const OFF_INTERRUPT: i32 = 0;
-pub const OFF_GLOBALS: i32 = 8;
-pub const OFF_DEPTH: i32 = 16;
-pub const OFF_STATUS: i32 = 20;
-pub const OFF_CODE: i32 = 24;
-pub const OFF_SITE: i32 = 28;
-pub const OFF_LEFT: i32 = 32;
-pub const OFF_RIGHT: i32 = 48;
+pub const OFF_GLOBALS: i32 = 0;
+pub const OFF_DEPTH: i32 = 8;
+pub const OFF_STATUS: i32 = 12;
+pub const OFF_CODE: i32 = 16;
+pub const OFF_SITE: i32 = 20;
+pub const OFF_LEFT: i32 = 24;
+pub const OFF_RIGHT: i32 = 40;
 
 pub const STATUS_FAIL: u32 = 1;
 pub const STATUS_TRAP: u32 = 2;

@@ -281,10 +281,9 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
 
     /// Stops the block when the watchdog has raised the interrupt flag.
     pub fn check_interrupt(&mut self) {
-        let flag_ptr =
-            self.b
-                .ins()
-                .load(types::I64, MemFlagsData::trusted(), self.ctx, OFF_INTERRUPT);
+        // The flag's address is a constant of the code (see `Shared::interrupt`): a poll is
+        // one load, and holds no register between polls.
+        let flag_ptr = self.b.ins().iconst(types::I64, self.s.interrupt as i64);
         // An atomic load: the optimiser may merge a plain load with an earlier one, and the
         // loop would never see the flag change.
         let flag = self
@@ -365,6 +364,18 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
             if crate::select::decision(self.s.p, &self.locals, &stmts[i..]).is_some() {
                 self.decide(&stmts[i..]);
                 return;
+            }
+            if let Some(u) = stmts
+                .get(i + 1)
+                .and_then(|next| crate::unroll::plan(self.s.p, &stmts[i], next))
+            {
+                self.stmt(&stmts[i]);
+                if self.unrolled_loop(&u) {
+                    i += 2;
+                } else {
+                    i += 1;
+                }
+                continue;
             }
             if let Some(chain) = crate::switch::chain(self.s.p, &stmts[i..])
                 && self.switch_chain(&chain)

@@ -2,6 +2,7 @@
 
 use crate::select::select;
 use crate::watchdog::Watchdog;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use t27_check::Checked;
 use t27_ir::{ModuleId, Outcome, TestId};
@@ -79,7 +80,7 @@ pub fn run(
                 let mut summary = Summary::default();
                 // The whole program is compiled once, before the first block runs.
                 let mut jit = (opts.engine == Engine::Jit && selected.iter().any(|s| s.runnable))
-                    .then(|| t27_jit::JitProgram::compile(p));
+                    .then(|| t27_jit::JitProgram::compile(p, Arc::clone(&watchdog.flag)));
                 if let Some(Err(e)) = &jit {
                     summary.engine_error = Some(e.to_string());
                 }
@@ -101,9 +102,7 @@ pub fn run(
                     let mut eval = None;
                     let mut run_block = |t: TestId| -> Option<Outcome> {
                         match (opts.engine, jit.as_mut()) {
-                            (Engine::Jit, Some(Ok(native))) => {
-                                Some(native.run_block(t, &watchdog.flag))
-                            }
+                            (Engine::Jit, Some(Ok(native))) => Some(native.run_block(t)),
                             (Engine::Jit, _) => None,
                             (Engine::Eval, _) => Some(
                                 eval.get_or_insert_with(|| {
