@@ -68,9 +68,8 @@ pub(crate) struct FnTranslator<'a, 'b, 'p> {
     /// Counters of the enclosing counted loops, each with the constant it stays below.
     pub below: Vec<(LocalId, u64)>,
     /// The call depth on entry, read once: calls restore it, so it holds all through the
-    /// body, and a loop of calls need not read it from memory each time. (Read in leaves
-    /// too, where it goes unused: reading it only in functions that call measured slower,
-    /// 0.21 s against 0.19 s on the compute benchmark, by the accidents of code layout.)
+    /// body, and a loop of calls need not read it from memory each time. A leaf, which
+    /// makes no calls, does not read it (a dead load in every inlined copy otherwise).
     pub entry_depth: Value,
     /// Whether the code can stop the block (trap, fail or time out); a caller of a leaf
     /// that cannot need not check after each call.
@@ -93,8 +92,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         b.switch_to_block(entry);
         let args: Vec<Value> = b.block_params(entry).to_vec();
         let exit = b.create_block();
-        // A leaf makes no calls, so it never reads the depth (and its copies inlined into
-        // callers would otherwise each read it in vain).
+        // Only leaves (which make no calls) skip the poll on entry; they never use the depth.
         let entry_depth = if poll_on_entry {
             b.ins()
                 .load(types::I32, MemFlagsData::trusted(), args[0], OFF_DEPTH)

@@ -419,10 +419,29 @@ fn decision_functions(out: &mut String, mut r: Rng) {
                 .map(|_| format!("x == {}", key(&mut r)))
                 .collect();
             let _ = writeln!(out, "if ({}) {{", keys.join(" or "));
-            match r.below(5) {
+            match r.below(6) {
                 // An arm that stays: the chain ends before it.
                 0 => {
                     let _ = writeln!(out, "acc += {};", r.below(9) + 1);
+                }
+                // Range tests joined by `and`, `or` and `!`, and an `if` that may fall
+                // through: the JIT computes such small decisions without branches.
+                5 => {
+                    let _ = writeln!(
+                        out,
+                        "if (y >= {} and !(x == {})) {{
+if (y < {} or acc > {}) {{ return {}; }}
+}}
+if (y <= {}) {{ return acc; }}
+return {};",
+                        r.below(5),
+                        key(&mut r),
+                        r.below(5),
+                        r.below(12),
+                        r.below(50),
+                        r.below(5),
+                        r.below(50)
+                    );
                 }
                 1 => {
                     let _ = writeln!(
