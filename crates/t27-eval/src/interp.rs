@@ -33,6 +33,8 @@ pub struct Machine<'p> {
     consts: Vec<Rt>,
     globals: Vec<Rt>,
     depth: u32,
+    /// Per function: whether it calls none, so that calling it cannot nest deeper.
+    leaf: Vec<bool>,
     interrupt: &'p AtomicBool,
     ticks: u32,
 }
@@ -62,6 +64,11 @@ impl<'p> Machine<'p> {
             consts,
             globals,
             depth: 0,
+            leaf: p
+                .functions
+                .iter()
+                .map(|f| !f.body.block.makes_calls())
+                .collect(),
             interrupt,
             ticks: 0,
         }
@@ -288,7 +295,8 @@ impl<'p> Machine<'p> {
 
     fn call_fn(&mut self, f: FnId, args: Vec<Rt>, span: Span) -> Run<Rt> {
         self.tick()?;
-        if self.depth >= MAX_CALL_DEPTH {
+        // A leaf cannot recurse: only calls of functions that call count against the limit.
+        if self.depth >= MAX_CALL_DEPTH && !self.leaf[f.index()] {
             return trap(TrapKind::RecursionTooDeep, span);
         }
         let func = &self.p.functions[f.index()];

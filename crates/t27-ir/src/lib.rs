@@ -11,6 +11,7 @@ mod outcome;
 mod program;
 mod types;
 mod value;
+mod walk;
 
 pub use outcome::{MAX_CALL_DEPTH, Outcome, Shown, TrapKind};
 pub use program::*;

@@ -37,7 +37,8 @@ impl TrapKind {
 }
 
 /// How deep calls may nest before the block traps with [`TrapKind::RecursionTooDeep`]; the
-/// same in both engines.
+/// same in both engines. Calls of leaves (functions that call none) do not count: they
+/// cannot recurse, and only the calls on the path that does are limited.
 pub const MAX_CALL_DEPTH: u32 = 10_000;
 
 /// A run-time value as shown in a failure report, with the type it was computed at.

@@ -45,8 +45,8 @@ pub(crate) struct Shared<'p> {
     pub global_offsets: Vec<u64>,
     pub sites: Vec<runtime::Site>,
     pub agg_types: Vec<Ty>,
-    /// Per function: whether it makes no calls. A leaf's calls cannot nest, so they skip the
-    /// depth bookkeeping (the depth limit is still checked), and a leaf does not poll the
+    /// Per function: whether it makes no calls. A leaf cannot recurse, so a call of it has
+    /// no depth bookkeeping or limit (`MAX_CALL_DEPTH`), and a leaf does not poll the
     /// interrupt on entry (its loops poll on their own).
     pub leaf: Vec<bool>,
     /// Whether each leaf can stop a block (a trap, or a timeout in one of its loops): after
@@ -227,7 +227,7 @@ impl<'p> JitProgram<'p> {
             leaf: p
                 .functions
                 .iter()
-                .map(|f| !crate::walk::block_calls(&f.body.block))
+                .map(|f| !f.body.block.makes_calls())
                 .collect(),
             may_stop: vec![true; p.functions.len()],
             interrupt: Arc::as_ptr(&interrupt),
@@ -262,10 +262,21 @@ impl<'p> JitProgram<'p> {
             ctx.inline(&inliner)
                 .map_err(|e| JitError(format!("{}: {e:?}", f.decl.name)))?;
             let id = shared.fns[i];
+            let dump = std::env::var("T27_DUMP")
+                .ok()
+                .is_some_and(|d| d == f.decl.name.as_str());
+            if dump {
+                ctx.set_disasm(true);
+                eprintln!("{}", ctx.func.display());
+            }
             shared
                 .module
                 .define_function(id, &mut ctx)
                 .map_err(|e| JitError(format!("{}: {e:?}", f.decl.name)))?;
+            if dump {
+                eprintln!("{}", ctx.compiled_code().unwrap().vcode.as_ref().unwrap());
+                ctx.set_disasm(false);
+            }
             shared.module.clear_context(&mut ctx);
         }
         for (i, t) in p.tests.iter().enumerate() {

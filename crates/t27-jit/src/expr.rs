@@ -334,12 +334,10 @@ impl FnTranslator<'_, '_, '_> {
                 other => values.extend(other.parts()),
             }
         }
+        // A leaf cannot recurse: calling it neither counts against the depth limit nor
+        // changes the depth.
         let leaf = self.s.leaf[f.index()];
-        let depth = if leaf {
-            self.check_depth(e.span)
-        } else {
-            self.enter_call(e.span)
-        };
+        let depth = (!leaf).then(|| self.enter_call(e.span));
         let callee = self
             .s
             .module
@@ -350,7 +348,7 @@ impl FnTranslator<'_, '_, '_> {
             if self.s.may_stop[f.index()] {
                 self.propagate_stop();
             }
-        } else {
+        } else if let Some(depth) = depth {
             self.leave_call(depth);
         }
         match (&e.ty, ret_slot) {

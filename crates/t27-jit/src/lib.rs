@@ -16,6 +16,5 @@ mod switch;
 mod table;
 mod translate;
 mod unroll;
-mod walk;
 
 pub use compiler::{JitError, JitProgram};

@@ -141,6 +141,7 @@ impl FnTranslator<'_, '_, '_> {
             }
             targets.push(target);
         }
+        fill_holes(&mut switch, otherwise);
         switch.emit(&mut self.b, x, otherwise);
         for (arm, target) in chain.arms.iter().zip(targets) {
             // An arm whose constants all belong to earlier arms never runs.
@@ -152,5 +153,24 @@ impl FnTranslator<'_, '_, '_> {
         }
         self.b.switch_to_block(otherwise);
         true
+    }
+}
+
+/// Sends the values missing between a dense set of keys to `otherwise`: Cranelift builds a
+/// jump table only over contiguous keys, and otherwise splits them into ranges found by a
+/// binary search, a compare and a branch more for each split.
+fn fill_holes(switch: &mut Switch, otherwise: Block) {
+    let keys: Vec<u128> = switch.entries().keys().copied().collect();
+    let (Some(&min), Some(&max)) = (keys.iter().min(), keys.iter().max()) else {
+        return;
+    };
+    let span = max - min + 1;
+    if span > keys.len() as u128 * 2 || span > 256 {
+        return;
+    }
+    for key in min..=max {
+        if !switch.entries().contains_key(&key) {
+            switch.set_entry(key, otherwise);
+        }
     }
 }

@@ -297,9 +297,9 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         self.b.switch_to_block(cont);
     }
 
-    /// Checks the depth limit before a call at `span`; returns the current depth. Enough for
-    /// a call to a leaf, which cannot nest calls further.
-    pub fn check_depth(&mut self, span: Span) -> Value {
+    /// Checks and counts the depth around a call at `span` (of a function that makes calls);
+    /// returns the depth to restore.
+    pub fn enter_call(&mut self, span: Span) -> Value {
         let depth = self.entry_depth;
         let too_deep = self.icmp_k(
             IntCC::UnsignedGreaterThanOrEqual,
@@ -307,12 +307,6 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
             MAX_CALL_DEPTH as i64,
         );
         self.trap_if(too_deep, TrapKind::RecursionTooDeep, span);
-        depth
-    }
-
-    /// Checks and counts the depth around a call at `span`; returns the depth to restore.
-    pub fn enter_call(&mut self, span: Span) -> Value {
-        let depth = self.check_depth(span);
         let deeper = self.b.ins().iadd_imm_s(depth, 1);
         self.b
             .ins()

@@ -24,7 +24,7 @@ use t27_ir::{Block, Expr, ExprKind, LocalId, Program, Stmt, StmtKind, Ty, Value 
 /// The most times round a loop that is unrolled.
 pub const MAX_TRIPS: u64 = 16;
 /// The most IR nodes an unrolled loop may come to, copies of inner unrolled loops included.
-pub const MAX_WEIGHT: usize = 1024;
+pub const MAX_WEIGHT: usize = 4096;
 
 pub struct Unroll<'s> {
     pub counter: LocalId,
@@ -131,7 +131,7 @@ fn expr_weight(p: &Program, e: &Expr) -> usize {
     1 + match &e.kind {
         ExprKind::Call(f, args) => {
             let body = &p.functions[f.index()].body.block;
-            let inlined = if crate::walk::block_calls(body) {
+            let inlined = if body.makes_calls() {
                 0
             } else {
                 weight(p, &body.stmts)

@@ -1,9 +1,16 @@
-//! Questions about IR bodies the compiler asks before translating them.
+//! Questions about bodies that more than one engine asks.
 
-use t27_ir::{Block, Expr, ExprKind, StmtKind};
+use crate::program::{Block, Expr, ExprKind, StmtKind};
 
-/// Whether a block calls any function.
-pub fn block_calls(b: &Block) -> bool {
+impl Block {
+    /// Whether the block calls any function. A function whose body calls none (a leaf)
+    /// cannot recurse: the call depth limit does not apply to calling it.
+    pub fn makes_calls(&self) -> bool {
+        block_calls(self)
+    }
+}
+
+fn block_calls(b: &Block) -> bool {
     b.stmts.iter().any(|s| match &s.kind {
         StmtKind::Let { init, .. } | StmtKind::LetTuple { init, .. } => expr_calls(init),
         StmtKind::Assign { place, value, .. } => expr_calls(place) || expr_calls(value),
