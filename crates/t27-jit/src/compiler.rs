@@ -10,7 +10,9 @@ use cranelift_module::{FuncId, Linkage, Module};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use t27_ir::{ConstId, Function, IntTy, Outcome, Program, TestId, TrapKind, Ty, Value as IrValue};
+use t27_ir::{
+    ConstId, FnId, Function, IntTy, Outcome, Program, TestId, TrapKind, Ty, Value as IrValue,
+};
 
 /// Why a program could not be compiled (a bug in t27 if it ever happens on a checked program).
 #[derive(Debug)]
@@ -114,7 +116,8 @@ pub struct JitProgram<'p> {
     module: Option<JITModule>,
     _arena: Arena,
     _blocks: Vec<Box<[u64]>>,
-    block_code: Vec<*const u8>,
+    /// The entry point of each compiled block.
+    block_code: Vec<Option<*const u8>>,
     host: Box<Host>,
     globals: Vec<u64>,
     global_offsets: Vec<u64>,
@@ -124,9 +127,15 @@ pub struct JitProgram<'p> {
 }
 
 impl<'p> JitProgram<'p> {
-    /// Compiles every function and block. Compiled code polls `interrupt` (at loops and
-    /// calls) and stops the running block when it is raised.
-    pub fn compile(p: &'p Program, interrupt: Arc<AtomicBool>) -> Result<JitProgram<'p>, JitError> {
+    /// Compiles the given blocks and every function they reach (not the other blocks:
+    /// a request names a few modules, and the modules they import bring their own blocks).
+    /// Compiled code polls `interrupt` (at loops and calls) and stops the running block
+    /// when it is raised.
+    pub fn compile(
+        p: &'p Program,
+        blocks: &[TestId],
+        interrupt: Arc<AtomicBool>,
+    ) -> Result<JitProgram<'p>, JitError> {
         let mut flags = settings::builder();
         let set = |f: &mut settings::Builder, k: &str, v: &str| {
             f.set(k, v).map_err(|e| JitError(e.to_string()))
@@ -196,6 +205,7 @@ impl<'p> JitProgram<'p> {
                 .map_err(|e| JitError(e.to_string()))?;
             fns.push(id);
         }
+        let reached = reached_functions(p, blocks);
         let mut block_ids = Vec::with_capacity(p.tests.len());
         for (i, t) in p.tests.iter().enumerate() {
             let mut sig = module.make_signature();
@@ -238,8 +248,9 @@ impl<'p> JitProgram<'p> {
         // leaves before the rest, so that their callers know which of them can stop a block.
         let mut clifs: Vec<cranelift::codegen::ir::Function> =
             vec![cranelift::codegen::ir::Function::new(); p.functions.len()];
-        let (leaves, others): (Vec<usize>, Vec<usize>) =
-            (0..p.functions.len()).partition(|&i| shared.leaf[i]);
+        let (leaves, others): (Vec<usize>, Vec<usize>) = (0..p.functions.len())
+            .filter(|&i| reached[i])
+            .partition(|&i| shared.leaf[i]);
         for i in leaves.into_iter().chain(others) {
             let f = &p.functions[i];
             ctx.func.signature = function_signature(&shared.module, f);
@@ -256,8 +267,11 @@ impl<'p> JitProgram<'p> {
             clifs[i] = ctx.func.clone();
             shared.module.clear_context(&mut ctx);
         }
-        let inliner = Inliner::new(&shared, &clifs);
+        let inliner = Inliner::new(&shared, &clifs, &reached);
         for (i, f) in p.functions.iter().enumerate() {
+            if !reached[i] {
+                continue;
+            }
             ctx.func = clifs[i].clone();
             ctx.inline(&inliner)
                 .map_err(|e| JitError(format!("{}: {e:?}", f.decl.name)))?;
@@ -279,7 +293,8 @@ impl<'p> JitProgram<'p> {
             }
             shared.module.clear_context(&mut ctx);
         }
-        for (i, t) in p.tests.iter().enumerate() {
+        for &test in blocks {
+            let (i, t) = (test.index(), &p.tests[test.index()]);
             ctx.func.signature.params.push(AbiParam::new(ptr));
             FnTranslator::translate(
                 &mut shared,
@@ -302,10 +317,14 @@ impl<'p> JitProgram<'p> {
             .module
             .finalize_definitions()
             .map_err(|e| JitError(e.to_string()))?;
-        let block_code = block_ids
-            .iter()
-            .map(|id| shared.module.get_finalized_function(*id))
-            .collect();
+        let mut block_code = vec![None; p.tests.len()];
+        for &test in blocks {
+            block_code[test.index()] = Some(
+                shared
+                    .module
+                    .get_finalized_function(block_ids[test.index()]),
+            );
+        }
         let host = Box::new(Host {
             program: p as *const Program,
             sites: shared.sites,
@@ -347,8 +366,9 @@ impl<'p> JitProgram<'p> {
         }
     }
 
-    /// Runs one block's native code.
-    pub fn run_block(&mut self, test: TestId) -> Outcome {
+    /// Runs one block's native code; `None` when the block was not among those compiled.
+    pub fn run_block(&mut self, test: TestId) -> Option<Outcome> {
+        let code = self.block_code[test.index()]?;
         let mut ctx = Ctx {
             globals: self.globals.as_mut_ptr() as *mut u8,
             depth: 0,
@@ -360,7 +380,6 @@ impl<'p> JitProgram<'p> {
             host: &mut *self.host as *mut Host,
         };
         self.host.captured = None;
-        let code = self.block_code[test.index()];
         // SAFETY: the code was compiled for exactly this signature, and every pointer in `ctx`
         // lives until the call returns. Compiled code never unwinds: traps return through
         // `ctx.status`.
@@ -374,7 +393,7 @@ impl<'p> JitProgram<'p> {
             .get(ctx.site as usize)
             .map(|s| s.span)
             .unwrap_or_default();
-        match ctx.status {
+        Some(match ctx.status {
             STATUS_FAIL => {
                 let (left, right) = match self.host.captured.take() {
                     Some((l, r)) => (Some(l), Some(r)),
@@ -392,7 +411,7 @@ impl<'p> JitProgram<'p> {
             },
             STATUS_TIMEOUT => Outcome::Timeout,
             _ => Outcome::Pass,
-        }
+        })
     }
 }
 
@@ -444,6 +463,21 @@ fn function_signature(module: &JITModule, f: &Function) -> Signature {
     sig
 }
 
+/// Per function: whether one of the blocks calls it, or a function they reach does.
+fn reached_functions(p: &Program, blocks: &[TestId]) -> Vec<bool> {
+    let mut reached = vec![false; p.functions.len()];
+    let mut work: Vec<FnId> = blocks
+        .iter()
+        .flat_map(|t| p.tests[t.index()].body.block.callees())
+        .collect();
+    while let Some(f) = work.pop() {
+        if !std::mem::replace(&mut reached[f.index()], true) {
+            work.extend(p.functions[f.index()].body.block.callees());
+        }
+    }
+    reached
+}
+
 /// Inlines calls of small leaf functions: their bodies become part of the caller, where
 /// Cranelift optimises them with the caller's constants and loops.
 struct Inliner<'c> {
@@ -455,9 +489,13 @@ struct Inliner<'c> {
 const INLINE_LIMIT: usize = 400;
 
 impl<'c> Inliner<'c> {
-    fn new(shared: &Shared<'_>, clifs: &'c [cranelift::codegen::ir::Function]) -> Inliner<'c> {
+    fn new(
+        shared: &Shared<'_>,
+        clifs: &'c [cranelift::codegen::ir::Function],
+        reached: &[bool],
+    ) -> Inliner<'c> {
         let mut inlinable = HashMap::new();
-        for (i, clif) in clifs.iter().enumerate() {
+        for (i, clif) in clifs.iter().enumerate().filter(|(i, _)| reached[*i]) {
             let size: usize = clif
                 .layout
                 .blocks()

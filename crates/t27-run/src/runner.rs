@@ -80,7 +80,15 @@ pub fn run(
                 let mut summary = Summary::default();
                 // The whole program is compiled once, before the first block runs.
                 let mut jit = (opts.engine == Engine::Jit && selected.iter().any(|s| s.runnable))
-                    .then(|| t27_jit::JitProgram::compile(p, Arc::clone(&watchdog.flag)));
+                    .then(|| {
+                        // Only the blocks that will run, and what they call, are compiled.
+                        let blocks: Vec<TestId> = selected
+                            .iter()
+                            .filter(|m| m.runnable)
+                            .flat_map(|m| m.blocks.iter().copied())
+                            .collect();
+                        t27_jit::JitProgram::compile(p, &blocks, Arc::clone(&watchdog.flag))
+                    });
                 if let Some(Err(e)) = &jit {
                     summary.engine_error = Some(e.to_string());
                 }
@@ -102,7 +110,7 @@ pub fn run(
                     let mut eval = None;
                     let mut run_block = |t: TestId| -> Option<Outcome> {
                         match (opts.engine, jit.as_mut()) {
-                            (Engine::Jit, Some(Ok(native))) => Some(native.run_block(t)),
+                            (Engine::Jit, Some(Ok(native))) => native.run_block(t),
                             (Engine::Jit, _) => None,
                             (Engine::Eval, _) => Some(
                                 eval.get_or_insert_with(|| {
