@@ -11,6 +11,11 @@ use t27_ir::{BinOp, Expr, ExprKind, FnId, IntTy, TrapKind, Ty, UnOp, Value as Ir
 
 impl FnTranslator<'_, '_, '_> {
     pub fn expr(&mut self, e: &Expr) -> Val {
+        if let ExprKind::Index(base, index) = &e.kind
+            && let Some(v) = self.known_element(base, index)
+        {
+            return self.constant(&v, &e.ty);
+        }
         match &e.kind {
             ExprKind::Lit(v) => self.constant(v, &e.ty),
             ExprKind::Const(id) => match &self.s.p.consts[id.index()].value {
@@ -250,6 +255,22 @@ impl FnTranslator<'_, '_, '_> {
         }
     }
 
+    /// The scalar element of a constant array at the counter of an unrolled loop: known in
+    /// each copy of the body, where Cranelift then folds what it decides.
+    fn known_element(&self, base: &Expr, index: &Expr) -> Option<IrValue> {
+        let (ExprKind::Const(id), ExprKind::Local(i)) = (&base.kind, &index.kind) else {
+            return None;
+        };
+        let (_, k) = self.known.iter().rev().find(|(c, _)| c == i)?;
+        match self.s.p.consts[id.index()].value.as_ref()? {
+            IrValue::Array(items) => items
+                .get(*k as usize)
+                .filter(|v| matches!(v, IrValue::Int(_) | IrValue::Bool(_) | IrValue::F64(_)))
+                .cloned(),
+            _ => None,
+        }
+    }
+
     /// Whether `e` reads an element of a constant array at an index that needs no bounds
     /// check: the memory never changes and the read cannot fail, so the load may move (out
     /// of the loops that do not change the index, for one).
@@ -467,7 +488,11 @@ impl FnTranslator<'_, '_, '_> {
         if t.bits() == 64 {
             let (r, overflow) = match (op, signed) {
                 (BinOp::Add, true) => self.b.ins().sadd_overflow(x, y),
-                (BinOp::Add, false) => self.b.ins().uadd_overflow(x, y),
+                (BinOp::Add, false) => {
+                    let r = self.b.ins().iadd(x, y);
+                    let o = self.b.ins().icmp(IntCC::UnsignedLessThan, r, x);
+                    (r, o)
+                }
                 (BinOp::Sub, true) => self.b.ins().ssub_overflow(x, y),
                 (BinOp::Sub, false) => self.b.ins().usub_overflow(x, y),
                 (BinOp::Mul, true) => self.b.ins().smul_overflow(x, y),

@@ -67,6 +67,9 @@ pub(crate) struct FnTranslator<'a, 'b, 'p> {
     pub exit: Block,
     /// Counters of the enclosing counted loops, each with the constant it stays below.
     pub below: Vec<(LocalId, u64)>,
+    /// Counters of the enclosing unrolled loops, each with its value in the copy being
+    /// compiled.
+    pub known: Vec<(LocalId, u64)>,
     /// The call depth on entry, read once: calls restore it, so it holds all through the
     /// body, and a loop of calls need not read it from memory each time. A leaf, which
     /// makes no calls, does not read it (a dead load in every inlined copy otherwise).
@@ -110,6 +113,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
             loops: Vec::new(),
             exit,
             below: Vec::new(),
+            known: Vec::new(),
             entry_depth,
             may_stop: false,
         };

@@ -173,7 +173,9 @@ impl FnTranslator<'_, '_, '_> {
         for k in u.start..u.end {
             let v = self.b.ins().iconst(ct, k as i64);
             self.b.def_var(var, v);
+            self.known.push((u.counter, k));
             self.stmts(u.body);
+            self.known.pop();
         }
         self.below.pop();
         let v = self.b.ins().iconst(ct, u.end as i64);
