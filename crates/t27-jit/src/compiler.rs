@@ -276,21 +276,10 @@ impl<'p> JitProgram<'p> {
             ctx.inline(&inliner)
                 .map_err(|e| JitError(format!("{}: {e:?}", f.decl.name)))?;
             let id = shared.fns[i];
-            let dump = std::env::var("T27_DUMP")
-                .ok()
-                .is_some_and(|d| d == f.decl.name.as_str());
-            if dump {
-                ctx.set_disasm(true);
-                eprintln!("{}", ctx.func.display());
-            }
             shared
                 .module
                 .define_function(id, &mut ctx)
                 .map_err(|e| JitError(format!("{}: {e:?}", f.decl.name)))?;
-            if dump {
-                eprintln!("{}", ctx.compiled_code().unwrap().vcode.as_ref().unwrap());
-                ctx.set_disasm(false);
-            }
             shared.module.clear_context(&mut ctx);
         }
         for &test in blocks {
