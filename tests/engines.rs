@@ -257,7 +257,7 @@ fn json_lines_and_junit_are_well_formed() {
             s["passed"].as_u64(),
             s["failed"].as_u64()
         ),
-        (Some("summary"), Some(26), Some(39))
+        (Some("summary"), Some(31), Some(40))
     );
     let xml = t27_run::junit(&checked, &reports);
     let doc = roxmltree::Document::parse(&xml).expect("JUnit XML parses");
@@ -283,5 +283,5 @@ fn json_lines_and_junit_are_well_formed() {
         .descendants()
         .filter(|n| n.has_tag_name("error"))
         .count();
-    assert_eq!(failures + errors, 39);
+    assert_eq!(failures + errors, 40);
 }

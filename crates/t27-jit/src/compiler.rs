@@ -146,7 +146,11 @@ impl<'p> JitProgram<'p> {
         // Cranelift's verifier checks the IR this crate builds. Tests, the differential test
         // and the fuzz targets build with debug assertions and keep it; a release build
         // skips it, a fifth of the time it takes to compile a small spec.
-        let verify = if cfg!(debug_assertions) { "true" } else { "false" };
+        let verify = if cfg!(debug_assertions) {
+            "true"
+        } else {
+            "false"
+        };
         set(&mut flags, "enable_verifier", verify)?;
         let isa = cranelift_native::builder()
             .map_err(|e| JitError(e.to_string()))?
@@ -280,6 +284,8 @@ impl<'p> JitProgram<'p> {
             ctx.func = clifs[i].clone();
             ctx.inline(&inliner)
                 .map_err(|e| JitError(format!("{}: {e:?}", f.decl.name)))?;
+            constant_tables(&mut ctx, &mut shared)
+                .map_err(|e| JitError(format!("{}: {e:?}", f.decl.name)))?;
             let id = shared.fns[i];
             shared
                 .module
@@ -300,6 +306,8 @@ impl<'p> JitProgram<'p> {
                 true,
             )?;
             ctx.inline(&inliner)
+                .map_err(|e| JitError(format!("{}: {e:?}", t.decl.name)))?;
+            constant_tables(&mut ctx, &mut shared)
                 .map_err(|e| JitError(format!("{}: {e:?}", t.decl.name)))?;
             shared
                 .module
@@ -455,6 +463,26 @@ fn function_signature(module: &JITModule, f: &Function) -> Signature {
             .extend(abi_parts(ty).into_iter().map(AbiParam::new));
     }
     sig
+}
+
+/// Optimises a function that has jump tables, so that Cranelift folds what its inlined
+/// calls decide, and turns those that then only pick a constant into table loads
+/// (`lookup.rs`). Cranelift optimises the function again when it compiles it.
+fn constant_tables(
+    ctx: &mut cranelift::codegen::Context,
+    shared: &mut Shared<'_>,
+) -> cranelift::codegen::CodegenResult<()> {
+    if !crate::lookup::has_jump_table(&ctx.func) {
+        return Ok(());
+    }
+    let mut plane = cranelift::codegen::control::ControlPlane::default();
+    ctx.optimize(shared.module.isa(), &mut plane)?;
+    if crate::lookup::constant_tables(&mut ctx.func, &mut shared.blocks) {
+        // Compiling verifies the function against the graphs `optimize` left.
+        ctx.compute_cfg();
+        ctx.compute_domtree();
+    }
+    Ok(())
 }
 
 /// Per function: whether one of the blocks calls it, or a function they reach does.

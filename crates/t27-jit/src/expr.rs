@@ -255,13 +255,19 @@ impl FnTranslator<'_, '_, '_> {
         }
     }
 
-    /// The scalar element of a constant array at the counter of an unrolled loop: known in
-    /// each copy of the body, where Cranelift then folds what it decides.
+    /// The scalar element of a constant array at a literal index, or at the counter of an
+    /// unrolled loop (known in each copy of the body): a constant, which Cranelift then
+    /// folds into what it decides.
     fn known_element(&self, base: &Expr, index: &Expr) -> Option<IrValue> {
-        let (ExprKind::Const(id), ExprKind::Local(i)) = (&base.kind, &index.kind) else {
+        let ExprKind::Const(id) = &base.kind else {
             return None;
         };
-        let (_, k) = self.known.iter().rev().find(|(c, _)| c == i)?;
+        let k = match &index.kind {
+            ExprKind::Lit(IrValue::Int(k)) => k.to_u64()?,
+            ExprKind::Local(i) => self.known.iter().rev().find(|(c, _)| c == i)?.1,
+            _ => return None,
+        };
+        let k = &k;
         match self.s.p.consts[id.index()].value.as_ref()? {
             IrValue::Array(items) => items
                 .get(*k as usize)

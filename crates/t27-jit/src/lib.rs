@@ -9,6 +9,7 @@
 mod compiler;
 mod expr;
 mod layout;
+mod lookup;
 mod loops;
 mod runtime;
 mod select;
