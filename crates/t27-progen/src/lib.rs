@@ -404,7 +404,8 @@ pub fn program(seed: u64) -> String {
 /// Decision functions in the owner's shape: chains of `if (x == K) { ... return ...; }` on one
 /// parameter (which the JIT compiles as switches), some arms that do not leave, keys matched
 /// twice, nested chains; then a block for each of several inputs, so that both engines show
-/// the value each input gives.
+/// the value each input gives, and a block that sums the function over a run of inputs in a
+/// loop.
 fn decision_functions(out: &mut String, mut r: Rng) {
     for d in 0..r.below(2) + 1 {
         let t = *r.pick(&INT_TYPES);
@@ -468,5 +469,20 @@ return {};",
                 "test d{d}_{input} {{ assert d{d}({x}, {y}) == {want}; }}"
             );
         }
+        // The function called in a loop over its first input, known only at run time: once
+        // inlined, a switch whose cases then pick constants becomes a table load in the JIT.
+        let lo = if t.signed() { -3 } else { 0 };
+        let y = r.below(5);
+        let _ = writeln!(
+            out,
+            "pub fn sweep_d{d}(n: i32) -> u32 {{\nvar total : u32 = 0;\nvar i : i32 = {lo};\nwhile (i < n) {{\ntotal += d{d}(i as {}, {y});\ni += 1;\n}}\nreturn total;\n}}",
+            t.name()
+        );
+        let _ = writeln!(
+            out,
+            "test d{d}_swept {{ assert sweep_d{d}({}) == {}; }}",
+            lo + 8,
+            r.below(400)
+        );
     }
 }
