@@ -6,11 +6,14 @@
 //! signal or unwinds. Loops and calls poll an interrupt flag, so a block that runs too long
 //! is stopped by the runner's watchdog.
 
+mod arith;
 mod compiler;
 mod expr;
+mod inline;
 mod layout;
 mod lookup;
 mod loops;
+mod memory;
 mod runtime;
 mod select;
 mod switch;
