@@ -103,6 +103,10 @@ enum Command {
         /// Also write a JUnit XML report to FILE.
         #[arg(long, value_name = "FILE")]
         junit: Option<PathBuf>,
+        /// Write where the JIT put each function and block to /tmp/perf-PID.map, so that
+        /// `perf report` names compiled code.
+        #[arg(long)]
+        perf_map: bool,
         /// When to color human output.
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
@@ -185,6 +189,7 @@ fn main() -> ExitCode {
             list,
             format,
             junit,
+            perf_map,
             color,
         } => {
             let engine = match engine {
@@ -201,6 +206,7 @@ fn main() -> ExitCode {
                 list,
                 format,
                 junit,
+                perf_map,
                 color,
             })
         }

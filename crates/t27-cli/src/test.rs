@@ -24,6 +24,7 @@ pub struct Options {
     pub list: bool,
     pub format: Format,
     pub junit: Option<PathBuf>,
+    pub perf_map: bool,
     pub color: Color,
 }
 
@@ -90,6 +91,9 @@ pub fn run(opts: &Options) -> u8 {
         eprintln!("error: cannot write {}: {e}", path.display());
         return EXIT_USAGE;
     }
+    if opts.perf_map && !write_perf_map(&summary.native_code) {
+        return EXIT_USAGE;
+    }
     let code = if summary.not_run > 0 {
         EXIT_NOT_COMPILED
     } else if summary.failed > 0 {
@@ -100,4 +104,32 @@ pub fn run(opts: &Options) -> u8 {
     // The process ends right after this; freeing the program would only cost time.
     std::mem::forget(checked);
     code
+}
+
+/// Writes the JIT's code map where `perf` looks for the symbols of a process's generated code
+/// (`/tmp/perf-PID.map`: address, size, name; hexadecimal). Says where on stderr.
+fn write_perf_map(code: &[t27_run::NativeCode]) -> bool {
+    if code.is_empty() {
+        eprintln!("perf map: nothing compiled (no block ran natively)");
+        return true;
+    }
+    let path = std::env::temp_dir().join(format!("perf-{}.map", std::process::id()));
+    let text: String = code
+        .iter()
+        .map(|c| format!("{:x} {:x} t27::{}\n", c.address, c.size, c.name))
+        .collect();
+    match std::fs::write(&path, text) {
+        Ok(()) => {
+            eprintln!(
+                "perf map: {} ({} functions and blocks)",
+                path.display(),
+                code.len()
+            );
+            true
+        }
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            false
+        }
+    }
 }

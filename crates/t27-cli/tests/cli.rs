@@ -242,6 +242,59 @@ fn test_json_and_junit_outputs() {
 }
 
 #[test]
+fn test_perf_map_names_the_compiled_code() {
+    // Only the selected block and the functions it reaches are compiled, and named.
+    let o = t27(&[
+        "test",
+        "--perf-map",
+        "--filter",
+        "QueenDispatch::the_table_moves_only_along_its_guards",
+        "--exact",
+        "specs/queen",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    let path = err
+        .lines()
+        .find_map(|l| l.strip_prefix("perf map: "))
+        .and_then(|l| l.split(' ').next())
+        .unwrap_or_else(|| panic!("no perf map path in: {err}"));
+    let map = std::fs::read_to_string(path).expect("the perf map is written");
+    let _ = std::fs::remove_file(path);
+    let mut names = Vec::new();
+    for line in map.lines() {
+        let fields: Vec<&str> = line.splitn(3, ' ').collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        let address = u64::from_str_radix(fields[0], 16).expect("hex address");
+        let size = u64::from_str_radix(fields[1], 16).expect("hex size");
+        assert!(address > 0 && size > 0, "{line}");
+        names.push(fields[2].to_string());
+    }
+    assert!(
+        names.contains(&"t27::QueenDispatch::the_table_moves_only_along_its_guards".into()),
+        "{map}"
+    );
+    assert!(
+        names.contains(&"t27::QueenDispatch::next_state".into()),
+        "{map}"
+    );
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.contains("end_reason_constants_are_correct")),
+        "{map}"
+    );
+    // The evaluator compiles nothing, and says so.
+    let o = t27(&["test", "--perf-map", "--engine", "eval", "specs/queen"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stderr(&o).contains("perf map: nothing compiled"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn gen_check_finds_stale_missing_and_edited_files_and_writes_nothing() {
     let dir = tempdir().join("gen-check");
     let _ = std::fs::remove_dir_all(&dir);

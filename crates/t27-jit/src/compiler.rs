@@ -13,6 +13,15 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use t27_ir::{ConstId, Function, IntTy, Outcome, Program, TestId, TrapKind, Ty, Value as IrValue};
 
+/// Where one compiled function or block lies in memory: what a profiler needs to name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NativeCode {
+    /// `module::function` or `module::block`.
+    pub name: String,
+    pub address: u64,
+    pub size: u64,
+}
+
 /// Why a program could not be compiled (a bug in t27 if it ever happens on a checked program).
 #[derive(Debug)]
 pub struct JitError(pub String);
@@ -123,6 +132,8 @@ pub struct JitProgram<'p> {
     global_arena: Arena,
     /// The flag compiled code polls, at an address built into the code: kept alive here.
     _interrupt: Arc<AtomicBool>,
+    /// Every compiled function and block, where it lies.
+    native_code: Vec<NativeCode>,
 }
 
 impl<'p> JitProgram<'p> {
@@ -276,6 +287,7 @@ impl<'p> JitProgram<'p> {
             shared.module.clear_context(&mut ctx);
         }
         let inliner = Inliner::new(&shared, &clifs, &reached);
+        let mut defined = Vec::new();
         for (i, f) in p.functions.iter().enumerate() {
             if !reached[i] {
                 continue;
@@ -290,6 +302,7 @@ impl<'p> JitProgram<'p> {
                 .module
                 .define_function(id, &mut ctx)
                 .map_err(|e| JitError(format!("{}: {e:?}", f.decl.name)))?;
+            defined.push((id, qualified(p, &f.decl), code_size(&ctx)));
             shared.module.clear_context(&mut ctx);
         }
         for &test in blocks {
@@ -312,12 +325,21 @@ impl<'p> JitProgram<'p> {
                 .module
                 .define_function(block_ids[i], &mut ctx)
                 .map_err(|e| JitError(format!("{}: {e:?}", t.decl.name)))?;
+            defined.push((block_ids[i], qualified(p, &t.decl), code_size(&ctx)));
             shared.module.clear_context(&mut ctx);
         }
         shared
             .module
             .finalize_definitions()
             .map_err(|e| JitError(e.to_string()))?;
+        let native_code = defined
+            .into_iter()
+            .map(|(id, name, size)| NativeCode {
+                name,
+                address: shared.module.get_finalized_function(id) as u64,
+                size,
+            })
+            .collect();
         let mut block_code = vec![None; p.tests.len()];
         for &test in blocks {
             block_code[test.index()] = Some(
@@ -343,7 +365,13 @@ impl<'p> JitProgram<'p> {
             global_offsets,
             global_arena: Arena::default(),
             _interrupt: interrupt,
+            native_code,
         })
+    }
+
+    /// Every compiled function and block, where it lies in memory.
+    pub fn native_code(&self) -> &[NativeCode] {
+        &self.native_code
     }
 
     /// Sets every module `var` to its initial value: the start of a module run.
@@ -447,6 +475,17 @@ pub(crate) fn trap_code(kind: TrapKind) -> u32 {
 }
 
 /// `(ctx, [result pointer], params...) -> results`.
+/// `module::name` of a declaration.
+fn qualified(p: &Program, decl: &t27_ir::Decl) -> String {
+    format!("{}::{}", p.modules[decl.module.index()].name, decl.name)
+}
+
+/// The size of the machine code Cranelift just compiled into `ctx`.
+fn code_size(ctx: &cranelift::codegen::Context) -> u64 {
+    ctx.compiled_code()
+        .map_or(0, |c| u64::from(c.code_info().total_size))
+}
+
 fn function_signature(module: &JITModule, f: &Function) -> Signature {
     let mut sig = module.make_signature();
     sig.params.push(AbiParam::new(types::I64));

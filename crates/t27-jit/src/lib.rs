@@ -21,4 +21,4 @@ mod table;
 mod translate;
 mod unroll;
 
-pub use compiler::{JitError, JitProgram};
+pub use compiler::{JitError, JitProgram, NativeCode};

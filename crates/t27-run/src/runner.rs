@@ -56,6 +56,8 @@ pub struct Summary {
     pub no_runtime_asserts: usize,
     /// Why native code could not be built (its blocks are then reported as not run).
     pub engine_error: Option<String>,
+    /// Where the JIT put each compiled function and block (empty on the evaluator).
+    pub native_code: Vec<t27_jit::NativeCode>,
 }
 
 /// The stack the engines run on: deep recursion in a spec stops at the engines' own depth
@@ -89,8 +91,10 @@ pub fn run(
                             .collect();
                         t27_jit::JitProgram::compile(p, &blocks, Arc::clone(&watchdog.flag))
                     });
-                if let Some(Err(e)) = &jit {
-                    summary.engine_error = Some(e.to_string());
+                match &jit {
+                    Some(Err(e)) => summary.engine_error = Some(e.to_string()),
+                    Some(Ok(native)) => summary.native_code = native.native_code().to_vec(),
+                    None => {}
                 }
                 for module in &selected {
                     let mut record = |test: TestId, result: Result, duration: Duration| {
