@@ -92,7 +92,13 @@ fn both_engines_end_every_block_the_same_way() {
             listing(&checked, &jit),
             "engines disagree on {paths:?}"
         );
-        assert_eq!(eval_summary, jit_summary);
+        // The same counts; only the JIT has native code to name.
+        assert!(eval_summary.native_code.is_empty() && !jit_summary.native_code.is_empty());
+        let counts = |s: t27_run::Summary| t27_run::Summary {
+            native_code: Vec::new(),
+            ..s
+        };
+        assert_eq!(counts(eval_summary), counts(jit_summary));
     }
 }
 

@@ -166,7 +166,9 @@ impl FnTranslator<'_, '_, '_> {
         let body_b = self.b.create_block();
         let step_b = self.b.create_block();
         let exit = self.b.create_block();
-        self.loop_test(cond, body_b, exit, poll);
+        // No poll before the first test: every time round ends in one (at the test after
+        // the step), so a loop still cannot go round unpolled.
+        self.loop_test(cond, body_b, exit, false);
         self.b.switch_to_block(body_b);
         self.loops.push((step_b, exit));
         // Through the body (not the increment), the counter stays below its bound.
