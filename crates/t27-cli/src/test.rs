@@ -113,7 +113,8 @@ fn write_perf_map(code: &[t27_run::NativeCode]) -> bool {
         eprintln!("perf map: nothing compiled (no block ran natively)");
         return true;
     }
-    let path = std::env::temp_dir().join(format!("perf-{}.map", std::process::id()));
+    // Always /tmp, whatever TMPDIR says: it is where perf looks.
+    let path = PathBuf::from(format!("/tmp/perf-{}.map", std::process::id()));
     let text: String = code
         .iter()
         .map(|c| format!("{:x} {:x} t27::{}\n", c.address, c.size, c.name))
