@@ -164,8 +164,11 @@ fn fill_holes(switch: &mut Switch, otherwise: Block) {
     let (Some(&min), Some(&max)) = (keys.iter().min(), keys.iter().max()) else {
         return;
     };
+    // Keys that start near zero start at zero: the table then needs no check of its low
+    // end, and when every case picks a constant it becomes one table load (`lookup.rs`).
+    let min = if min <= 8 { 0 } else { min };
     let span = max - min + 1;
-    if span > keys.len() as u128 * 2 || span > 256 {
+    if span > keys.len() as u128 * 2 + 8 || span > 256 {
         return;
     }
     for key in min..=max {
