@@ -267,10 +267,9 @@ impl FnTranslator<'_, '_, '_> {
             ExprKind::Local(i) => self.known.iter().rev().find(|(c, _)| c == i)?.1,
             _ => return None,
         };
-        let k = &k;
         match self.s.p.consts[id.index()].value.as_ref()? {
             IrValue::Array(items) => items
-                .get(*k as usize)
+                .get(k as usize)
                 .filter(|v| matches!(v, IrValue::Int(_) | IrValue::Bool(_) | IrValue::F64(_)))
                 .cloned(),
             _ => None,

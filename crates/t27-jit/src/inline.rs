@@ -20,7 +20,7 @@ pub(crate) fn constant_tables(
     }
     let mut plane = cranelift::codegen::control::ControlPlane::default();
     ctx.optimize(shared.module.isa(), &mut plane)?;
-    if crate::lookup::constant_tables(&mut ctx.func, &mut shared.blocks) {
+    if crate::lookup::tabulate(&mut ctx.func, &mut shared.blocks) {
         // Compiling verifies the function against the graphs `optimize` left.
         ctx.compute_cfg();
         ctx.compute_domtree();

@@ -32,7 +32,7 @@ pub fn has_jump_table(func: &Function) -> bool {
 /// Rewrites every jump table whose cases all pass a constant to one block; the tables'
 /// memory goes to `keep`, which must outlive the compiled code. Returns whether it rewrote
 /// any (the function's control flow graph is then out of date).
-pub fn constant_tables(func: &mut Function, keep: &mut Vec<Box<[u64]>>) -> bool {
+pub fn tabulate(func: &mut Function, keep: &mut Vec<Box<[u64]>>) -> bool {
     let mut rewrote = false;
     let blocks: Vec<Block> = func.layout.blocks().collect();
     for b in blocks {

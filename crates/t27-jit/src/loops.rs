@@ -59,7 +59,7 @@ pub fn counted(p: &Program, cond: &Expr, body: &Block, step: &Block) -> Option<C
         }
         ([], Some((inc, rest))) if is_increment(inc, i) => {
             // A `continue` would skip the increment.
-            if assigns(rest, i) || continues(rest) {
+            if assigns(rest, i) || jumps(rest, |k| matches!(k, StmtKind::Continue)) {
                 return None;
             }
             false
@@ -116,14 +116,15 @@ fn assigns(stmts: &[Stmt], i: LocalId) -> bool {
     })
 }
 
-/// Whether a `continue` of this loop (not of a loop inside it) is among the statements.
-fn continues(stmts: &[Stmt]) -> bool {
+/// Whether a `break` or `continue` of this loop (not of a loop inside it) that `which`
+/// accepts is among the statements.
+pub fn jumps(stmts: &[Stmt], which: fn(&StmtKind) -> bool) -> bool {
     stmts.iter().any(|s| match &s.kind {
-        StmtKind::Continue => true,
+        k @ (StmtKind::Break | StmtKind::Continue) => which(k),
         StmtKind::If {
             then, otherwise, ..
-        } => continues(&then.stmts) || continues(&otherwise.stmts),
-        StmtKind::Block(b) => continues(&b.stmts),
+        } => jumps(&then.stmts, which) || jumps(&otherwise.stmts, which),
+        StmtKind::Block(b) => jumps(&b.stmts, which),
         _ => false,
     })
 }

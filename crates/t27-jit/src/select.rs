@@ -8,8 +8,8 @@
 //! a constant, nothing they do can trap or have an effect: computing every test and choosing
 //! the result with `select` means the same, without a branch. Only small decisions qualify
 //! ([`MAX_TESTS`] comparisons): a large one costs more computed in full than its branches do.
-//! A chain of `if (x == K)` on one local that is worth a switch is left to `switch.rs`, which
-//! runs first; its arms are then often small decisions.
+//! Decisions are tried first; a chain of `if (x == K)` too large for one is left to
+//! `switch.rs`, and its arms are then often small decisions.
 
 use crate::translate::{FnTranslator, LocalStore};
 use cranelift::prelude::*;
@@ -18,12 +18,10 @@ use t27_ir::{BinOp, Expr, ExprKind, Program, Stmt, StmtKind, Ty, UnOp, Value as 
 /// The most comparisons a decision may make to be compiled without branches.
 pub const MAX_TESTS: usize = 8;
 
-/// The number of comparisons the statements make, when they always return and qualify.
-pub fn decision(p: &Program, locals: &[LocalStore], stmts: &[Stmt]) -> Option<usize> {
-    match scan(p, locals, stmts)? {
-        (tests, true) if (1..=MAX_TESTS).contains(&tests) => Some(tests),
-        _ => None,
-    }
+/// Whether the statements always return and make at most [`MAX_TESTS`] comparisons (and at
+/// least one) of the kind a decision may.
+pub fn is_decision(p: &Program, locals: &[LocalStore], stmts: &[Stmt]) -> bool {
+    matches!(scan(p, locals, stmts), Some((tests, true)) if (1..=MAX_TESTS).contains(&tests))
 }
 
 /// The comparisons in `stmts`, and whether they always return; `None` when a statement is
@@ -92,7 +90,7 @@ fn test_count(p: &Program, locals: &[LocalStore], e: &Expr) -> Option<usize> {
     }
 }
 
-/// Whether statements that [`decision`] accepted always return (as `scan` decides it).
+/// Whether statements that [`is_decision`] accepted always return (as `scan` decides it).
 fn returns(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| match &s.kind {
         StmtKind::Return(_) => true,
@@ -104,7 +102,7 @@ fn returns(stmts: &[Stmt]) -> bool {
 }
 
 impl FnTranslator<'_, '_, '_> {
-    /// Emits statements that [`decision`] accepted and returns their value.
+    /// Emits statements that [`is_decision`] accepted and returns their value.
     pub fn decide(&mut self, stmts: &[Stmt]) {
         let v = self
             .decided_value(stmts, None)
@@ -138,7 +136,7 @@ impl FnTranslator<'_, '_, '_> {
                 let c = self.test(cond);
                 Some(self.b.ins().select(c, t, o))
             }
-            _ => unreachable!("decision() accepts only returns and ifs"),
+            _ => unreachable!("is_decision() accepts only returns and ifs"),
         }
     }
 

@@ -357,7 +357,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
     pub fn stmts(&mut self, stmts: &[Stmt]) {
         let mut i = 0;
         while i < stmts.len() {
-            if crate::select::decision(self.s.p, &self.locals, &stmts[i..]).is_some() {
+            if crate::select::is_decision(self.s.p, &self.locals, &stmts[i..]) {
                 self.decide(&stmts[i..]);
                 return;
             }

@@ -15,7 +15,7 @@
 //! stay under [`MAX_WEIGHT`] nodes of IR, counting the body of every leaf function called
 //! (Cranelift inlines the small ones).
 
-use crate::loops::counted;
+use crate::loops::{counted, jumps};
 use crate::translate::{FnTranslator, LocalStore};
 use cranelift::prelude::InstBuilder;
 use num_traits::ToPrimitive;
@@ -58,7 +58,7 @@ fn shape<'s>(p: &Program, first: &Stmt, second: &'s Stmt) -> Option<Unroll<'s>> 
     };
     let c = counted(p, cond, body, step)?;
     let end = c.below?;
-    if c.local != counter || end.saturating_sub(start) > MAX_TRIPS || leaves_loop(&body.stmts) {
+    if c.local != counter || end.saturating_sub(start) > MAX_TRIPS || jumps(&body.stmts, |_| true) {
         return None;
     }
     let body = if c.in_step {
@@ -71,19 +71,6 @@ fn shape<'s>(p: &Program, first: &Stmt, second: &'s Stmt) -> Option<Unroll<'s>> 
         start,
         end: end.max(start),
         body,
-    })
-}
-
-/// Whether a `break` or `continue` of this loop (not of a loop inside it) is among the
-/// statements.
-fn leaves_loop(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match &s.kind {
-        StmtKind::Break | StmtKind::Continue => true,
-        StmtKind::If {
-            then, otherwise, ..
-        } => leaves_loop(&then.stmts) || leaves_loop(&otherwise.stmts),
-        StmtKind::Block(b) => leaves_loop(&b.stmts),
-        _ => false,
     })
 }
 
