@@ -18,3 +18,4 @@ pub use program::*;
 pub use t27_syntax::ast::{BinOp, LocalKind, TestKind, UnOp};
 pub use types::{IntTy, Ty};
 pub use value::Value;
+pub use walk::Part;

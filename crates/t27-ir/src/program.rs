@@ -255,24 +255,11 @@ impl Expr {
     /// compile time. Calls are never folded: the code under test must really run.
     pub fn is_constant(&self) -> bool {
         match &self.kind {
-            ExprKind::Lit(_) | ExprKind::Const(_) | ExprKind::Error | ExprKind::Undefined => true,
             ExprKind::Global(_) | ExprKind::Local(_) | ExprKind::Call(..) => false,
-            ExprKind::Len(e)
-            | ExprKind::Unary(_, e)
-            | ExprKind::Cast(e)
-            | ExprKind::Field(e, _)
-            | ExprKind::AddrOf(e) => e.is_constant(),
-            ExprKind::Contains(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
-                a.is_constant() && b.is_constant()
-            }
-            ExprKind::Array(es) | ExprKind::Tuple(es) | ExprKind::Struct(es) => {
-                es.iter().all(Expr::is_constant)
-            }
-            ExprKind::If(c, a, b) => c.is_constant() && a.is_constant() && b.is_constant(),
-            ExprKind::Switch(x, arms, default) => {
-                x.is_constant()
-                    && arms.iter().all(|a| a.value.is_constant())
-                    && default.as_ref().is_none_or(|d| d.is_constant())
+            _ => {
+                let mut constant = true;
+                self.for_each_child(&mut |x| constant = constant && x.is_constant());
+                constant
             }
         }
     }

@@ -1,6 +1,84 @@
-//! Questions about bodies that more than one engine asks.
+//! Walking bodies: the parts of a statement and the operands of an expression, in the order
+//! they run, and the questions about calls that more than one engine asks.
 
-use crate::program::{Block, Expr, ExprKind, FnId, StmtKind};
+use crate::program::{Block, Expr, ExprKind, FnId, Stmt, StmtKind};
+
+/// A part of a statement: an expression it evaluates, or a block it holds.
+pub enum Part<'a> {
+    Expr(&'a Expr),
+    Block(&'a Block),
+}
+
+impl Stmt {
+    /// Calls `f` on each expression and block directly in the statement, in source order.
+    pub fn for_each_part<'a>(&'a self, f: &mut impl FnMut(Part<'a>)) {
+        match &self.kind {
+            StmtKind::Let { init, .. } | StmtKind::LetTuple { init, .. } => f(Part::Expr(init)),
+            StmtKind::Assign { place, value, .. } => {
+                f(Part::Expr(place));
+                f(Part::Expr(value));
+            }
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                f(Part::Expr(cond));
+                f(Part::Block(then));
+                f(Part::Block(otherwise));
+            }
+            StmtKind::While { cond, body, step } => {
+                f(Part::Expr(cond));
+                f(Part::Block(body));
+                f(Part::Block(step));
+            }
+            StmtKind::Return(Some(e)) | StmtKind::Expr(e) | StmtKind::Assert { cond: e, .. } => {
+                f(Part::Expr(e))
+            }
+            StmtKind::Block(b) => f(Part::Block(b)),
+            StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue => {}
+        }
+    }
+}
+
+impl Expr {
+    /// Calls `f` on each operand of the expression (not deeper), in order.
+    pub fn for_each_child<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        match &self.kind {
+            ExprKind::Lit(_)
+            | ExprKind::Const(_)
+            | ExprKind::Global(_)
+            | ExprKind::Local(_)
+            | ExprKind::Undefined
+            | ExprKind::Error => {}
+            ExprKind::Len(x)
+            | ExprKind::Unary(_, x)
+            | ExprKind::Cast(x)
+            | ExprKind::Field(x, _)
+            | ExprKind::AddrOf(x) => f(x),
+            ExprKind::Contains(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
+                f(a);
+                f(b);
+            }
+            ExprKind::Call(_, xs)
+            | ExprKind::Array(xs)
+            | ExprKind::Tuple(xs)
+            | ExprKind::Struct(xs) => xs.iter().for_each(f),
+            ExprKind::If(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            ExprKind::Switch(x, arms, default) => {
+                f(x);
+                arms.iter().for_each(|a| f(&a.value));
+                if let Some(d) = default {
+                    f(d);
+                }
+            }
+        }
+    }
+}
 
 impl Block {
     /// Whether the block calls any function. A function whose body calls none (a leaf)
@@ -22,50 +100,29 @@ impl Block {
 
 /// Calls `stop` on each call in the block, in order, until it returns true; whether it did.
 fn block_calls(b: &Block, stop: &mut impl FnMut(FnId) -> bool) -> bool {
-    b.stmts.iter().any(|s| match &s.kind {
-        StmtKind::Let { init, .. } | StmtKind::LetTuple { init, .. } => expr_calls(init, stop),
-        StmtKind::Assign { place, value, .. } => expr_calls(place, stop) || expr_calls(value, stop),
-        StmtKind::If {
-            cond,
-            then,
-            otherwise,
-        } => expr_calls(cond, stop) || block_calls(then, stop) || block_calls(otherwise, stop),
-        StmtKind::While { cond, body, step } => {
-            expr_calls(cond, stop) || block_calls(body, stop) || block_calls(step, stop)
+    let mut stopped = false;
+    for s in &b.stmts {
+        s.for_each_part(&mut |part| {
+            stopped = stopped
+                || match part {
+                    Part::Expr(e) => expr_calls(e, stop),
+                    Part::Block(b) => block_calls(b, stop),
+                }
+        });
+        if stopped {
+            return true;
         }
-        StmtKind::Return(Some(e)) | StmtKind::Expr(e) | StmtKind::Assert { cond: e, .. } => {
-            expr_calls(e, stop)
-        }
-        StmtKind::Block(b) => block_calls(b, stop),
-        StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue => false,
-    })
+    }
+    false
 }
 
 fn expr_calls(e: &Expr, stop: &mut impl FnMut(FnId) -> bool) -> bool {
-    match &e.kind {
-        ExprKind::Call(f, args) => stop(*f) || args.iter().any(|a| expr_calls(a, stop)),
-        ExprKind::Lit(_)
-        | ExprKind::Const(_)
-        | ExprKind::Global(_)
-        | ExprKind::Local(_)
-        | ExprKind::Undefined
-        | ExprKind::Error => false,
-        ExprKind::Len(x)
-        | ExprKind::Unary(_, x)
-        | ExprKind::Cast(x)
-        | ExprKind::Field(x, _)
-        | ExprKind::AddrOf(x) => expr_calls(x, stop),
-        ExprKind::Contains(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
-            expr_calls(a, stop) || expr_calls(b, stop)
-        }
-        ExprKind::Array(xs) | ExprKind::Tuple(xs) | ExprKind::Struct(xs) => {
-            xs.iter().any(|x| expr_calls(x, stop))
-        }
-        ExprKind::If(c, a, b) => expr_calls(c, stop) || expr_calls(a, stop) || expr_calls(b, stop),
-        ExprKind::Switch(x, arms, d) => {
-            expr_calls(x, stop)
-                || arms.iter().any(|a| expr_calls(&a.value, stop))
-                || d.as_ref().is_some_and(|d| expr_calls(d, stop))
-        }
+    if let ExprKind::Call(f, _) = &e.kind
+        && stop(*f)
+    {
+        return true;
     }
+    let mut stopped = false;
+    e.for_each_child(&mut |x| stopped = stopped || expr_calls(x, stop));
+    stopped
 }

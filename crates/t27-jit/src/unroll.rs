@@ -19,7 +19,7 @@ use crate::loops::{counted, jumps};
 use crate::translate::{FnTranslator, LocalStore};
 use cranelift::prelude::InstBuilder;
 use num_traits::ToPrimitive;
-use t27_ir::{Block, Expr, ExprKind, LocalId, Program, Stmt, StmtKind, Ty, Value as IrValue};
+use t27_ir::{Expr, ExprKind, LocalId, Part, Program, Stmt, StmtKind, Ty, Value as IrValue};
 
 /// The most times round a loop that is unrolled.
 pub const MAX_TRIPS: u64 = 16;
@@ -93,56 +93,28 @@ fn weight(p: &Program, stmts: &[Stmt]) -> usize {
 }
 
 fn stmt_weight(p: &Program, s: &Stmt) -> usize {
-    let w = |b: &Block| weight(p, &b.stmts);
-    1 + match &s.kind {
-        StmtKind::Let { init, .. } | StmtKind::LetTuple { init, .. } => expr_weight(p, init),
-        StmtKind::Assign { place, value, .. } => expr_weight(p, place) + expr_weight(p, value),
-        StmtKind::If {
-            cond,
-            then,
-            otherwise,
-        } => expr_weight(p, cond) + w(then) + w(otherwise),
-        StmtKind::While { cond, body, step } => expr_weight(p, cond) + w(body) + w(step),
-        StmtKind::Return(Some(e)) | StmtKind::Expr(e) | StmtKind::Assert { cond: e, .. } => {
-            expr_weight(p, e)
+    let mut total = 1;
+    s.for_each_part(&mut |part| {
+        total += match part {
+            Part::Expr(e) => expr_weight(p, e),
+            Part::Block(b) => weight(p, &b.stmts),
         }
-        StmtKind::Block(b) => w(b),
-        StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue => 0,
-    }
+    });
+    total
 }
 
 /// An expression's nodes; a call of a function that calls nothing (which Cranelift may
 /// inline) adds its body.
 fn expr_weight(p: &Program, e: &Expr) -> usize {
-    let w = |x: &Expr| expr_weight(p, x);
-    1 + match &e.kind {
-        ExprKind::Call(f, args) => {
-            let body = &p.functions[f.index()].body.block;
-            let inlined = if body.makes_calls() {
-                0
-            } else {
-                weight(p, &body.stmts)
-            };
-            args.iter().map(w).sum::<usize>() + inlined
-        }
-        ExprKind::Lit(_)
-        | ExprKind::Const(_)
-        | ExprKind::Global(_)
-        | ExprKind::Local(_)
-        | ExprKind::Undefined
-        | ExprKind::Error => 0,
-        ExprKind::Len(x)
-        | ExprKind::Unary(_, x)
-        | ExprKind::Cast(x)
-        | ExprKind::Field(x, _)
-        | ExprKind::AddrOf(x) => w(x),
-        ExprKind::Contains(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => w(a) + w(b),
-        ExprKind::Array(xs) | ExprKind::Tuple(xs) | ExprKind::Struct(xs) => xs.iter().map(w).sum(),
-        ExprKind::If(c, a, b) => w(c) + w(a) + w(b),
-        ExprKind::Switch(x, arms, d) => {
-            w(x) + arms.iter().map(|a| w(&a.value)).sum::<usize>() + d.as_deref().map_or(0, w)
+    let mut total = 1;
+    if let ExprKind::Call(f, _) = &e.kind {
+        let body = &p.functions[f.index()].body.block;
+        if !body.makes_calls() {
+            total += weight(p, &body.stmts);
         }
     }
+    e.for_each_child(&mut |x| total += expr_weight(p, x));
+    total
 }
 
 impl FnTranslator<'_, '_, '_> {
