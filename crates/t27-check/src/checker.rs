@@ -51,6 +51,15 @@ pub(crate) enum ConstState {
     Done,
 }
 
+/// What checking a set of modules produced.
+pub(crate) struct Output {
+    pub program: Program,
+    pub sources: SourceMap,
+    pub diagnostics: Vec<Diagnostic>,
+    pub syntax: Vec<ast::SourceFile>,
+    pub import_uses: Vec<ImportUse>,
+}
+
 pub(crate) struct Checker {
     pub modules: Rc<Vec<LoadedModule>>,
     pub sources: SourceMap,
@@ -66,6 +75,17 @@ pub(crate) struct Checker {
     /// Spans of lexical and syntax errors: analyses of a body with one inside are skipped
     /// where the broken syntax would make them wrong (missing returns, unreachable code).
     pub syntax_errors: Vec<(FileId, Span)>,
+    /// Every name resolved through a `use`, where it was written.
+    pub import_uses: Vec<ImportUse>,
+}
+
+/// A name written at `site` in `file` that a `use` imported; `import` is the span of the
+/// name in that `use` (as in [`Scope::imports`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ImportUse {
+    pub file: FileId,
+    pub site: Span,
+    pub import: Span,
 }
 
 impl Checker {
@@ -73,7 +93,7 @@ impl Checker {
         modules: Vec<LoadedModule>,
         sources: SourceMap,
         diags: Vec<Diagnostic>,
-    ) -> (Program, SourceMap, Vec<Diagnostic>, Vec<ast::SourceFile>) {
+    ) -> Output {
         let syntax_errors = diags
             .iter()
             .filter(|d| d.is_error())
@@ -92,6 +112,7 @@ impl Checker {
             struct_ast: Vec::new(),
             test_ast: Vec::new(),
             syntax_errors,
+            import_uses: Vec::new(),
         };
         c.collect_declarations();
         c.resolve_imports();
@@ -110,7 +131,13 @@ impl Checker {
             Ok(modules) => modules.into_iter().map(|m| m.ast).collect(),
             Err(_) => Vec::new(),
         };
-        (c.program, c.sources, c.diags, asts)
+        Output {
+            program: c.program,
+            sources: c.sources,
+            diagnostics: c.diags,
+            syntax: asts,
+            import_uses: c.import_uses,
+        }
     }
 
     pub fn file_of(&self, module: ModuleId) -> FileId {
@@ -137,8 +164,22 @@ impl Checker {
     pub fn resolve_path(&mut self, m: ModuleId, path: &[ast::Ident], what: &str) -> Option<Def> {
         let file = self.file_of(m);
         let first = &path[0];
+        let scope = &self.scopes[m.index()];
+        let found = match scope.items.get(first.name.as_str()) {
+            Some((def, _)) => Some(*def),
+            None => scope.imports.get(first.name.as_str()).map(|(def, import)| {
+                // Which declarations reach an import decides which blocks a broken `use`
+                // keeps from running (`isolate.rs`).
+                self.import_uses.push(ImportUse {
+                    file,
+                    site: first.span,
+                    import: *import,
+                });
+                *def
+            }),
+        };
         if path.len() == 1 {
-            match self.scopes[m.index()].get(&first.name) {
+            match found {
                 Some(Def::Unresolved) => return None,
                 Some(def) => return Some(def),
                 None => {}
@@ -149,7 +190,9 @@ impl Checker {
         // `alias::NAME` through `use a::b;`, or a full module path of a loaded module.
         let (module_segments, name) = path.split_at(path.len() - 1);
         let name = &name[0];
-        let target = match self.scopes[m.index()].get(&first.name) {
+        let target = match found {
+            // `b::NAME` through a `use a::b;` that failed: reported once, at the `use`.
+            Some(Def::Unresolved) if module_segments.len() == 1 => return None,
             Some(Def::Module(t)) if module_segments.len() == 1 => Some(t),
             _ => {
                 let wanted: Vec<&str> = module_segments.iter().map(|s| s.name.as_str()).collect();

@@ -16,6 +16,7 @@ mod collect;
 mod consteval;
 mod consts;
 mod expr;
+mod isolate;
 mod lints;
 mod load;
 mod ops;
@@ -23,6 +24,8 @@ mod sources;
 mod suggest;
 mod types;
 
+pub use checker::ImportUse;
+pub use isolate::{Blocker, Isolation, ModuleFault, Reach, Step, module_faults};
 pub use load::{Loader, MemoryLoader, normalize, spec_root};
 pub use sources::{SourceFile, SourceMap};
 
@@ -41,6 +44,9 @@ pub struct Checked {
     pub io_errors: Vec<(PathBuf, String)>,
     /// The syntax tree of every module, in the order of `program.modules`.
     pub syntax: Vec<t27_syntax::ast::SourceFile>,
+    /// Every name resolved through a `use`, where it was written: what ties a declaration to
+    /// the `use` it reaches (see [`Isolation`]).
+    pub import_uses: Vec<ImportUse>,
     pub stats: Stats,
 }
 
@@ -78,8 +84,13 @@ pub fn check(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn Loader) ->
         check: Duration::ZERO,
     };
     let io_errors = loaded.io_errors;
-    let (program, sources, mut diagnostics, syntax) =
-        checker::Checker::run(loaded.modules, loaded.sources, loaded.diagnostics);
+    let checker::Output {
+        program,
+        sources,
+        mut diagnostics,
+        syntax,
+        import_uses,
+    } = checker::Checker::run(loaded.modules, loaded.sources, loaded.diagnostics);
     diagnostics.sort_by_key(|d| (d.file, d.primary.span.start, d.primary.span.end));
     diagnostics.dedup();
     let stats = Stats {
@@ -92,6 +103,7 @@ pub fn check(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn Loader) ->
         diagnostics,
         io_errors,
         syntax,
+        import_uses,
         stats,
     }
 }

@@ -48,14 +48,17 @@ pub fn run(opts: &Options) -> u8 {
     if opts.list {
         for s in t27_run::select(&checked, opts.filter.as_deref(), opts.exact) {
             let m = &checked.program.modules[s.module.index()];
-            for t in s.blocks {
+            for (t, blocker) in s.blocks {
                 let test = &checked.program.tests[t.index()];
                 let kind = if test.kind == t27_ir::TestKind::Test {
                     "test"
                 } else {
                     "invariant"
                 };
-                println!("{}::{}  ({kind})", m.name, test.decl.name);
+                let why = blocker.map_or(String::new(), |b| {
+                    format!("  [would not run: {}]", b.describe(&checked.sources))
+                });
+                println!("{}::{}  ({kind}){why}", m.name, test.decl.name);
             }
         }
         std::mem::forget(checked);

@@ -56,7 +56,7 @@ pub struct Module {
     pub imports: Vec<ModuleId>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ItemRef {
     Const(ConstId),
     Global(GlobalId),

@@ -1,7 +1,8 @@
 //! Walking bodies: the parts of a statement and the operands of an expression, in the order
 //! they run, and the questions about calls that more than one engine asks.
 
-use crate::program::{Block, Expr, ExprKind, FnId, Stmt, StmtKind};
+use crate::program::{Block, Body, Expr, ExprKind, FnId, ItemRef, Stmt, StmtKind, StructId};
+use crate::types::Ty;
 
 /// A part of a statement: an expression it evaluates, or a block it holds.
 pub enum Part<'a> {
@@ -125,4 +126,51 @@ fn expr_calls(e: &Expr, stop: &mut impl FnMut(FnId) -> bool) -> bool {
     let mut stopped = false;
     e.for_each_child(&mut |x| stopped = stopped || expr_calls(x, stop));
     stopped
+}
+
+impl Body {
+    /// Every declaration the body refers to, in source order, with repeats: the functions it
+    /// calls, the constants and module `var`s it reads or writes, and the structs in the
+    /// types of its locals and expressions.
+    pub fn for_each_reference(&self, f: &mut impl FnMut(ItemRef)) {
+        for local in &self.locals {
+            local.ty.for_each_struct(&mut |s| f(ItemRef::Struct(s)));
+        }
+        block_references(&self.block, f);
+    }
+}
+
+impl Expr {
+    /// Every declaration the expression refers to, as [`Body::for_each_reference`].
+    pub fn for_each_reference(&self, f: &mut impl FnMut(ItemRef)) {
+        match &self.kind {
+            ExprKind::Call(id, _) => f(ItemRef::Fn(*id)),
+            ExprKind::Const(id) => f(ItemRef::Const(*id)),
+            ExprKind::Global(id) => f(ItemRef::Global(*id)),
+            _ => {}
+        }
+        self.ty.for_each_struct(&mut |s| f(ItemRef::Struct(s)));
+        self.for_each_child(&mut |x| x.for_each_reference(f));
+    }
+}
+
+impl Ty {
+    /// Every struct named in the type (in an array's element, a tuple's parts).
+    pub fn for_each_struct(&self, f: &mut impl FnMut(StructId)) {
+        match self {
+            Ty::Struct(id) => f(*id),
+            Ty::Array(elem, _) => elem.for_each_struct(f),
+            Ty::Tuple(parts) => parts.iter().for_each(|t| t.for_each_struct(f)),
+            _ => {}
+        }
+    }
+}
+
+fn block_references(b: &Block, f: &mut impl FnMut(ItemRef)) {
+    for s in &b.stmts {
+        s.for_each_part(&mut |part| match part {
+            Part::Expr(e) => e.for_each_reference(f),
+            Part::Block(b) => block_references(b, f),
+        });
+    }
 }

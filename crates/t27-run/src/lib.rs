@@ -13,6 +13,6 @@ mod select;
 mod watchdog;
 
 pub use report::{human_block, human_summary, json_block, json_summary, junit};
-pub use runner::{BlockReport, Engine, Result as BlockResult, RunOptions, Summary, run};
+pub use runner::{BlockReport, Engine, NotRun, Result as BlockResult, RunOptions, Summary, run};
 pub use select::{Selected, select};
 pub use t27_jit::NativeCode;

@@ -1,7 +1,7 @@
 //! Block results as text for people, JSON lines for tools, and JUnit XML for CI.
 
 use crate::naming::constant_name;
-use crate::runner::{BlockReport, Result, Summary};
+use crate::runner::{BlockReport, NotRun, Result, Summary};
 use serde_json::json;
 use t27_check::Checked;
 use t27_diag::{LineIndex, Sources};
@@ -131,7 +131,7 @@ pub fn human_block(checked: &Checked, r: &BlockReport, color: bool) -> String {
     let b = block(checked, r);
     let word = match &r.result {
         Result::Ran(o) => o.word().to_uppercase(),
-        Result::NotRun => "NOT RUN".to_string(),
+        Result::NotRun(_) => "NOT RUN".to_string(),
     };
     let counts = format!(
         "{} runtime, {} folded asserts",
@@ -151,10 +151,9 @@ pub fn human_block(checked: &Checked, r: &BlockReport, color: bool) -> String {
     );
     match &r.result {
         Result::Ran(Outcome::Pass) => {}
-        Result::NotRun => out.push_str(&format!(
-            "        not run: `{}` or a module it imports has errors (see `t27 check`)\n",
-            b.file
-        )),
+        Result::NotRun(why) => {
+            out.push_str(&format!("        not run: {}\n", reason(checked, why)))
+        }
         Result::Ran(outcome @ Outcome::Timeout) => {
             let (title, _) = explain(checked, &b, outcome);
             out.push_str(&format!("        {title}\n"));
@@ -183,6 +182,14 @@ pub fn human_block(checked: &Checked, r: &BlockReport, color: bool) -> String {
         }
     }
     out
+}
+
+/// Why a block did not run, in words.
+fn reason(checked: &Checked, why: &NotRun) -> String {
+    match why {
+        NotRun::Blocked(b) => b.describe(&checked.sources),
+        NotRun::NoNativeCode => "its native code could not be built (the error is above)".to_string(),
+    }
 }
 
 /// The closing lines: blocks without runtime asserts, then `N passed, M failed`.
@@ -218,7 +225,7 @@ pub fn json_block(checked: &Checked, r: &BlockReport) -> String {
     let b = block(checked, r);
     let outcome = match &r.result {
         Result::Ran(o) => o.word(),
-        Result::NotRun => "not_run",
+        Result::NotRun(_) => "not_run",
     };
     let mut obj = json!({
         "type": "block",
@@ -231,6 +238,21 @@ pub fn json_block(checked: &Checked, r: &BlockReport) -> String {
         "folded_asserts": b.test.folded_asserts,
         "duration_ms": r.duration.as_secs_f64() * 1e3,
     });
+    if let Result::NotRun(why) = &r.result {
+        obj["reason"] = json!(reason(checked, why));
+        if let NotRun::Blocked(b) = why {
+            let (line, column) = b.line_col(&checked.sources);
+            obj["blocked_by"] = json!({
+                "name": b.name,
+                "path": b.path.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+                "code": b.code.as_str(),
+                "file": checked.sources.name(b.file),
+                "line": line,
+                "column": column,
+                "message": b.message,
+            });
+        }
+    }
     if let Result::Ran(o) = &r.result {
         let span = match o {
             Outcome::Fail { assert, .. } => Some(*assert),
@@ -343,7 +365,7 @@ pub fn junit(checked: &Checked, reports: &[BlockReport]) -> String {
             .count();
         let skipped = in_file
             .iter()
-            .filter(|r| r.result == Result::NotRun)
+            .filter(|r| matches!(r.result, Result::NotRun(_)))
             .count();
         let time: f64 = in_file.iter().map(|r| r.duration.as_secs_f64()).sum();
         out.push_str(&format!(
@@ -361,7 +383,10 @@ pub fn junit(checked: &Checked, reports: &[BlockReport]) -> String {
             ));
             match &r.result {
                 Result::Ran(Outcome::Pass) => out.push_str("/>\n"),
-                Result::NotRun => out.push_str(">\n      <skipped message=\"not run: the module did not compile\"/>\n    </testcase>\n"),
+                Result::NotRun(why) => out.push_str(&format!(
+                    ">\n      <skipped message=\"not run: {}\"/>\n    </testcase>\n",
+                    xml(&reason(checked, why))
+                )),
                 Result::Ran(o) => {
                     let detail = human_block(checked, r, false);
                     let (message, _) = explain(checked, &b, o);

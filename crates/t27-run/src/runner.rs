@@ -4,7 +4,7 @@ use crate::select::select;
 use crate::watchdog::Watchdog;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use t27_check::Checked;
+use t27_check::{Blocker, Checked};
 use t27_ir::{ModuleId, Outcome, TestId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,8 +26,16 @@ pub struct RunOptions {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Result {
     Ran(Outcome),
-    /// The module (or one it imports) did not compile.
-    NotRun,
+    NotRun(NotRun),
+}
+
+/// Why a block did not run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NotRun {
+    /// Something the block reaches has an error.
+    Blocked(Box<Blocker>),
+    /// The native code could not be built (`Summary::engine_error` says why).
+    NoNativeCode,
 }
 
 #[derive(Clone, Debug)]
@@ -81,14 +89,12 @@ pub fn run(
                 let watchdog = Watchdog::new();
                 let mut summary = Summary::default();
                 // The whole program is compiled once, before the first block runs.
-                let mut jit = (opts.engine == Engine::Jit && selected.iter().any(|s| s.runnable))
+                // Only the blocks that will run, and what they call, are compiled.
+                let runnable: Vec<TestId> =
+                    selected.iter().flat_map(|m| m.runnable()).collect();
+                let mut jit = (opts.engine == Engine::Jit && !runnable.is_empty())
                     .then(|| {
-                        // Only the blocks that will run, and what they call, are compiled.
-                        let blocks: Vec<TestId> = selected
-                            .iter()
-                            .filter(|m| m.runnable)
-                            .flat_map(|m| m.blocks.iter().copied())
-                            .collect();
+                        let blocks = runnable;
                         t27_jit::JitProgram::compile(p, &blocks, Arc::clone(&watchdog.flag))
                     });
                 match &jit {
@@ -124,9 +130,11 @@ pub fn run(
                             ),
                         }
                     };
-                    for &t in &module.blocks {
-                        if !module.runnable {
-                            record(t, Result::NotRun, Duration::ZERO);
+                    for (t, blocker) in &module.blocks {
+                        let t = *t;
+                        if let Some(b) = blocker {
+                            let why = NotRun::Blocked(Box::new(b.clone()));
+                            record(t, Result::NotRun(why), Duration::ZERO);
                             continue;
                         }
                         let started = Instant::now();
@@ -135,7 +143,9 @@ pub fn run(
                         watchdog.disarm();
                         match outcome {
                             Some(o) => record(t, Result::Ran(o), started.elapsed()),
-                            None => record(t, Result::NotRun, Duration::ZERO),
+                            None => {
+                                record(t, Result::NotRun(NotRun::NoNativeCode), Duration::ZERO)
+                            }
                         }
                     }
                 }
@@ -160,12 +170,12 @@ fn tally(s: &mut Summary, r: &BlockReport, runtime_asserts: u32) {
             s.failed += 1;
             s.timed_out += 1;
         }
-        Result::NotRun => {
+        Result::NotRun(_) => {
             s.failed += 1;
             s.not_run += 1;
         }
     }
-    if runtime_asserts == 0 && r.result != Result::NotRun {
+    if runtime_asserts == 0 && matches!(r.result, Result::Ran(_)) {
         s.no_runtime_asserts += 1;
     }
 }

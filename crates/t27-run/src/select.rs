@@ -1,38 +1,30 @@
-//! Which modules can run and which blocks were asked for.
+//! Which blocks were asked for, and which of them can run.
 
-use t27_check::Checked;
+use t27_check::{Blocker, Checked, Isolation};
 use t27_ir::{ItemRef, ModuleId, TestId};
 
-/// The blocks of one module, in declaration order, and whether the module compiled.
+/// The requested blocks of one module, in declaration order.
 pub struct Selected {
     pub module: ModuleId,
-    pub blocks: Vec<TestId>,
-    /// False when the module, or a module it imports, has an error: its blocks are reported
-    /// as not run.
-    pub runnable: bool,
+    /// Each block, with why it cannot run when something it reaches has an error (see
+    /// `t27_check::Isolation`): such a block is reported as not run.
+    pub blocks: Vec<(TestId, Option<Blocker>)>,
+}
+
+impl Selected {
+    pub fn runnable(&self) -> impl Iterator<Item = TestId> + '_ {
+        self.blocks
+            .iter()
+            .filter(|(_, blocker)| blocker.is_none())
+            .map(|(t, _)| *t)
+    }
 }
 
 /// The requested modules, in order, with the blocks whose `module::name` contains `filter`
 /// (or equals it, with `exact`).
 pub fn select(checked: &Checked, filter: Option<&str>, exact: bool) -> Vec<Selected> {
     let p = &checked.program;
-    let broken: Vec<bool> = p
-        .modules
-        .iter()
-        // A false folded assert (E3008) is not a compile error for the runner: its block runs
-        // and fails at that assert like any other.
-        .map(|m| {
-            checked
-                .diagnostics
-                .iter()
-                .any(|d| d.is_error() && d.file == m.file && d.code.as_str() != "E3008")
-        })
-        .collect();
-    let imports: Vec<Vec<usize>> = p
-        .modules
-        .iter()
-        .map(|m| m.imports.iter().map(|i| i.index()).collect())
-        .collect();
+    let mut isolation = Isolation::new(checked);
     p.modules
         .iter()
         .enumerate()
@@ -53,28 +45,13 @@ pub fn select(checked: &Checked, filter: Option<&str>, exact: bool) -> Vec<Selec
                         Some(f) => full.contains(f),
                     }
                 })
+                .map(|t| (t, isolation.blocker(t)))
                 .collect();
             Selected {
                 module: ModuleId(i as u32),
                 blocks,
-                runnable: !depends_on_broken(i, &imports, &broken),
             }
         })
         .filter(|s| !s.blocks.is_empty() || filter.is_none())
         .collect()
-}
-
-fn depends_on_broken(m: usize, imports: &[Vec<usize>], broken: &[bool]) -> bool {
-    let mut seen = vec![false; broken.len()];
-    let mut stack = vec![m];
-    while let Some(x) = stack.pop() {
-        if std::mem::replace(&mut seen[x], true) {
-            continue;
-        }
-        if broken[x] {
-            return true;
-        }
-        stack.extend(imports[x].iter().copied());
-    }
-    false
 }
