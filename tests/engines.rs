@@ -39,7 +39,10 @@ fn line(checked: &Checked, r: &BlockReport) -> String {
         format!("{l}:{c}")
     };
     let what = match &r.result {
-        BlockResult::NotRun => "not run".to_string(),
+        BlockResult::NotRun(t27_run::NotRun::Blocked(b)) => {
+            format!("not run: {}", b.describe(&checked.sources))
+        }
+        BlockResult::NotRun(t27_run::NotRun::NoNativeCode) => "not run: no native code".to_string(),
         BlockResult::Ran(Outcome::Pass) => "pass".to_string(),
         BlockResult::Ran(Outcome::Timeout) => "timeout".to_string(),
         BlockResult::Ran(Outcome::Trap { kind, span }) => {

@@ -12,21 +12,56 @@ use t27_check::Checked;
 use t27_diag::Sources;
 use t27_ir::{ItemRef, ModuleId, Ty};
 
-/// The requests whose mirrors are tested: the owner's specs, and the mirror fixtures.
-fn requests() -> Vec<(&'static str, Checked)> {
-    let owner = check_paths(&t27_files(Path::new("specs")), &mut MemLoader::default());
-    let fixtures = check_paths(
-        &t27_files(Path::new("tests/fixtures/gen")),
-        &mut MemLoader::default(),
-    );
-    for c in [&owner, &fixtures] {
-        assert_eq!(c.error_count(), 0, "{}", rendered(c));
+/// A request whose mirror is tested, and which of its modules can be mirrored.
+struct Request {
+    what: &'static str,
+    checked: Checked,
+    faults: Vec<Option<t27_check::ModuleFault>>,
+}
+
+impl Request {
+    fn new(what: &'static str, dir: &str) -> Request {
+        let checked = check_paths(&t27_files(Path::new(dir)), &mut MemLoader::default());
+        let faults = t27_check::module_faults(&checked);
+        Request {
+            what,
+            checked,
+            faults,
+        }
     }
-    vec![("owner", owner), ("fixtures", fixtures)]
+
+    fn mirrored(&self, m: ModuleId) -> bool {
+        self.faults[m.index()].is_none()
+    }
+
+    /// The requested modules that are mirrored.
+    fn modules(&self) -> impl Iterator<Item = &t27_ir::Module> {
+        let p = &self.checked.program;
+        p.modules
+            .iter()
+            .enumerate()
+            .filter(|(i, m)| m.requested && self.mirrored(ModuleId(*i as u32)))
+            .map(|(_, m)| m)
+    }
+}
+
+/// The requests whose mirrors are tested: the owner's specs, the mirror fixtures, and a tree
+/// with broken modules, of which only the sound ones are mirrored.
+fn requests() -> Vec<Request> {
+    let owner = Request::new("owner", "specs");
+    let fixtures = Request::new("fixtures", "tests/fixtures/gen");
+    for r in [&owner, &fixtures] {
+        assert_eq!(r.checked.error_count(), 0, "{}", rendered(&r.checked));
+    }
+    let isolation = Request::new("isolation", "tests/fixtures/isolation");
+    let names: Vec<&str> = isolation.modules().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["QueenBase", "QueenClean"], "the sound modules");
+    vec![owner, fixtures, isolation]
 }
 
 /// Every generated file of a request, by relative path.
-fn generate(checked: &Checked, ts: bool) -> BTreeMap<PathBuf, String> {
+fn generate(req: &Request, ts: bool) -> BTreeMap<PathBuf, String> {
+    let checked = &req.checked;
     let p = &checked.program;
     let spec = |m: ModuleId| {
         let file = p.modules[m.index()].file;
@@ -40,7 +75,7 @@ fn generate(checked: &Checked, ts: bool) -> BTreeMap<PathBuf, String> {
     } else {
         t27_gen::Target::Rust
     };
-    t27_gen::mirror_files(p, target, &spec)
+    t27_gen::mirror_files(p, target, &spec, &|m| req.mirrored(m), &|_| false)
 }
 
 fn write_tree(dir: &Path, files: &BTreeMap<PathBuf, String>) {
@@ -82,9 +117,10 @@ fn tsc() -> PathBuf {
 
 #[test]
 fn mirrors_are_snapshotted() {
-    for (what, checked) in requests() {
+    for req in requests() {
+        let what = req.what;
         for ts in [true, false] {
-            for (rel, text) in generate(&checked, ts) {
+            for (rel, text) in generate(&req, ts) {
                 let name = format!("{what}__{}", rel.display()).replace(['/', '\\'], "__");
                 insta::assert_snapshot!(name, text);
             }
@@ -93,10 +129,15 @@ fn mirrors_are_snapshotted() {
 }
 
 /// The `t27 consts` values of every public constant: `module::name` to JSON value.
-fn t27_values(checked: &Checked) -> BTreeMap<String, serde_json::Value> {
-    let p = &checked.program;
-    let file = |m: ModuleId| checked.sources.name(p.modules[m.index()].file).to_string();
-    t27_gen::consts_json(p, &file)
+fn t27_values(req: &Request) -> BTreeMap<String, serde_json::Value> {
+    let p = &req.checked.program;
+    let file = |m: ModuleId| {
+        req.checked
+            .sources
+            .name(p.modules[m.index()].file)
+            .to_string()
+    };
+    t27_gen::consts_json(p, &file, &|m| req.mirrored(m))
         .iter()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
         .filter(|v| v["pub"] == true)
@@ -129,9 +170,10 @@ fn parse_lines(text: &str) -> BTreeMap<String, serde_json::Value> {
 
 #[test]
 fn typescript_mirrors_type_check_and_round_trip() {
-    for (what, checked) in requests() {
+    for req in requests() {
+        let what = req.what;
         let dir = temp(&format!("ts-{what}"));
-        let files = generate(&checked, true);
+        let files = generate(&req, true);
         write_tree(&dir.join("src"), &files);
         let sources: Vec<PathBuf> = files.keys().map(|r| dir.join("src").join(r)).collect();
         run(Command::new(tsc())
@@ -148,11 +190,10 @@ fn typescript_mirrors_type_check_and_round_trip() {
             .arg(dir.join("src"))
             .args(&sources));
         // A small Node program prints every export with the rules of `t27 consts`.
-        let p = &checked.program;
         let mut script = String::from(
             "const toJson = (v) => typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Array.from(v) :\n  Array.isArray(v) ? v.map(toJson) : (v !== null && typeof v === 'object') ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toJson(x)])) : v;\n",
         );
-        for m in p.modules.iter().filter(|m| m.requested) {
+        for m in req.modules() {
             let js = dir.join("js").join(t27_gen::output_path(m, "js"));
             script.push_str(&format!(
                 "for (const [k, v] of Object.entries(require({:?}))) console.log(JSON.stringify({{ key: {:?} + '::' + k, value: toJson(v) }}));\n",
@@ -165,7 +206,7 @@ fn typescript_mirrors_type_check_and_round_trip() {
         let printed = parse_lines(&run(Command::new("node").arg(&js_file)));
         assert_eq!(
             printed,
-            t27_values(&checked),
+            t27_values(&req),
             "TypeScript values differ from t27's for {what}"
         );
     }
@@ -234,10 +275,11 @@ fn rust_printer(checked: &Checked, ty: &Ty, expr: &str) -> String {
 
 #[test]
 fn rust_mirrors_compile_and_round_trip() {
-    for (what, checked) in requests() {
+    for req in requests() {
+        let (what, checked) = (req.what, &req.checked);
         let dir = temp(&format!("rs-{what}"));
         // The tree as `t27 gen rust` writes it, mod.rs files included.
-        write_tree(&dir.join("gen"), &generate(&checked, false));
+        write_tree(&dir.join("gen"), &generate(&req, false));
         run(Command::new("rustc")
             .args([
                 "--edition",
@@ -256,7 +298,7 @@ fn rust_mirrors_compile_and_round_trip() {
             dir.join("gen/mod.rs").display().to_string(),
             HELPERS
         );
-        for m in p.modules.iter().filter(|m| m.requested) {
+        for m in req.modules() {
             let path: Vec<String> = m
                 .path
                 .iter()
@@ -277,7 +319,7 @@ fn rust_mirrors_compile_and_round_trip() {
                     "    println!(\"{{{{\\\"key\\\":\\\"{}::{}\\\",\\\"value\\\":{{}}}}}}\", {});\n",
                     m.name,
                     c.decl.name,
-                    rust_printer(&checked, &c.ty, &expr)
+                    rust_printer(checked, &c.ty, &expr)
                 ));
             }
         }
@@ -292,7 +334,7 @@ fn rust_mirrors_compile_and_round_trip() {
         let printed = parse_lines(&run(&mut Command::new(&exe)));
         assert_eq!(
             printed,
-            t27_values(&checked),
+            t27_values(&req),
             "Rust values differ from t27's for {what}"
         );
     }

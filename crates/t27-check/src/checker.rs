@@ -89,11 +89,7 @@ pub struct ImportUse {
 }
 
 impl Checker {
-    pub fn run(
-        modules: Vec<LoadedModule>,
-        sources: SourceMap,
-        diags: Vec<Diagnostic>,
-    ) -> Output {
+    pub fn run(modules: Vec<LoadedModule>, sources: SourceMap, diags: Vec<Diagnostic>) -> Output {
         let syntax_errors = diags
             .iter()
             .filter(|d| d.is_error())

@@ -260,7 +260,9 @@ impl<'c> Isolation<'c> {
                 .and_then(|t| t.items.get(i as usize))
                 .map(|item| &item.kind)
             {
-                Some(ItemKind::Use(u)) => u.path.last().map_or(String::new(), |s| s.name.to_string()),
+                Some(ItemKind::Use(u)) => {
+                    u.path.last().map_or(String::new(), |s| s.name.to_string())
+                }
                 _ => String::new(),
             },
         }
@@ -343,15 +345,20 @@ pub struct ModuleFault {
 }
 
 impl ModuleFault {
-    /// In words: "imports `queen::keyed`, which has an error: E2001 at ...: ...".
+    /// In words: "it imports `queen::keyed`, whose first error is E2001 at ...: ...".
     pub fn describe(&self, p: &Program, sources: &dyn Sources) -> String {
         let text = sources.text(self.file);
         let (line, column) = LineIndex::new(text).line_col(text, self.span.start as usize);
-        let at = format!("error {} at {}:{line}:{column}: {}", self.code, sources.name(self.file), self.message);
+        let at = format!(
+            "{} at {}:{line}:{column}: {}",
+            self.code,
+            sources.name(self.file),
+            self.message
+        );
         match self.through {
-            None => format!("it has an error: {at}"),
+            None => format!("its first error is {at}"),
             Some(m) => format!(
-                "it imports `{}`, which has an error: {at}",
+                "it imports `{}`, whose first error is {at}",
                 p.modules[m.index()].path.join("::")
             ),
         }

@@ -12,23 +12,53 @@ pub enum Target {
     Rust,
 }
 
-/// Checks the specs; prints errors and returns `None` when there are any.
-fn checked(paths: &[PathBuf], root: Option<&Path>) -> Result<t27_check::Checked, u8> {
+/// A checked request and, per module, why it cannot be mirrored (`None`: it can).
+struct Request {
+    checked: t27_check::Checked,
+    faults: Vec<Option<t27_check::ModuleFault>>,
+}
+
+impl Request {
+    fn mirrored(&self, m: t27_ir::ModuleId) -> bool {
+        self.faults[m.index()].is_none()
+    }
+
+    /// Prints every error, then a line for each requested module that is skipped and why;
+    /// returns how many were skipped.
+    fn report_skipped(&self) -> usize {
+        let c = &self.checked;
+        for d in c.diagnostics.iter().filter(|d| d.is_error()) {
+            eprint!("{}", t27_diag::render(d, &c.sources, false));
+        }
+        let mut skipped = 0;
+        for (m, fault) in c.program.modules.iter().zip(&self.faults) {
+            if let (true, Some(f)) = (m.requested, fault) {
+                skipped += 1;
+                eprintln!(
+                    "skipped: {} (module {}): {}",
+                    c.sources.name(m.file),
+                    m.name,
+                    f.describe(&c.program, &c.sources)
+                );
+            }
+        }
+        skipped
+    }
+}
+
+/// Checks the specs and finds which modules can be mirrored.
+fn request(paths: &[PathBuf], root: Option<&Path>) -> Result<Request, u8> {
     let Ok(checked) = load_and_check(paths, root) else {
         return Err(EXIT_USAGE);
     };
-    if checked.error_count() > 0 {
-        for d in checked.diagnostics.iter().filter(|d| d.is_error()) {
-            eprint!("{}", t27_diag::render(d, &checked.sources, false));
-        }
-        eprintln!("error: the specs have errors; nothing is generated from them");
-        return Err(EXIT_SPEC_ERRORS);
-    }
-    Ok(checked)
+    let faults = t27_check::module_faults(&checked);
+    Ok(Request { checked, faults })
 }
 
-/// Every file the mirror consists of, by path relative to the output folder.
-fn expected_files(checked: &t27_check::Checked, target: Target) -> BTreeMap<PathBuf, String> {
+/// Every file the mirror consists of, by path relative to the output folder. A `mod.rs`
+/// keeps naming a skipped module whose file is already in `out`.
+fn expected_files(req: &Request, target: Target, out: &Path) -> BTreeMap<PathBuf, String> {
+    let checked = &req.checked;
     let p = &checked.program;
     let spec = |m: t27_ir::ModuleId| {
         let file = p.modules[m.index()].file;
@@ -41,7 +71,9 @@ fn expected_files(checked: &t27_check::Checked, target: Target) -> BTreeMap<Path
         Target::Ts => t27_gen::Target::TypeScript,
         Target::Rust => t27_gen::Target::Rust,
     };
-    t27_gen::mirror_files(p, target, &spec)
+    let mirrored = |m| req.mirrored(m);
+    let kept = |rel: &Path| out.join(rel).is_file();
+    t27_gen::mirror_files(p, target, &spec, &mirrored, &kept)
 }
 
 /// The source hash a generated file's header names.
@@ -57,11 +89,12 @@ pub fn generate(
     out: &Path,
     check: bool,
 ) -> u8 {
-    let checked = match checked(paths, root) {
-        Ok(c) => c,
+    let req = match request(paths, root) {
+        Ok(r) => r,
         Err(code) => return code,
     };
-    let files = expected_files(&checked, target);
+    let skipped = req.report_skipped();
+    let files = expected_files(&req, target, out);
     let mut differences = 0;
     let mut written = 0;
     for (rel, text) in &files {
@@ -95,24 +128,36 @@ pub fn generate(
         }
         written += 1;
     }
+    let skipped_note = match skipped {
+        0 => String::new(),
+        1 => "; 1 module skipped (its files are left as they are)".to_string(),
+        n => format!("; {n} modules skipped (their files are left as they are)"),
+    };
     if check {
         if differences > 0 {
             eprintln!(
-                "{differences} generated file{} out of date; run the same command without --check",
+                "{differences} generated file{} out of date; run the same command without --check{skipped_note}",
                 if differences == 1 { " is" } else { "s are" }
             );
-            return EXIT_SPEC_ERRORS;
+        } else {
+            eprintln!(
+                "{} generated files are up to date{skipped_note}",
+                files.len()
+            );
         }
-        eprintln!("{} generated files are up to date", files.len());
     } else {
         eprintln!(
-            "{written} of {} files written to {}",
+            "{written} of {} files written to {}{skipped_note}",
             files.len(),
             out.display()
         );
     }
-    std::mem::forget(checked);
-    EXIT_OK
+    std::mem::forget(req);
+    if differences > 0 || skipped > 0 {
+        EXIT_SPEC_ERRORS
+    } else {
+        EXIT_OK
+    }
 }
 
 /// Writes through a temporary file and a rename, so that an interrupted run never leaves a
@@ -132,13 +177,16 @@ fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
 }
 
 pub fn consts(paths: &[PathBuf], root: Option<&Path>, format: Format) -> u8 {
-    let checked = match checked(paths, root) {
-        Ok(c) => c,
+    let req = match request(paths, root) {
+        Ok(r) => r,
         Err(code) => return code,
     };
+    let skipped = req.report_skipped();
+    let checked = &req.checked;
     let p = &checked.program;
     let name = |m: t27_ir::ModuleId| checked.sources.name(p.modules[m.index()].file).to_string();
-    for line in t27_gen::consts_json(p, &name) {
+    let listed = |m| req.mirrored(m);
+    for line in t27_gen::consts_json(p, &name, &listed) {
         match format {
             Format::Json => println!("{line}"),
             Format::Human => {
@@ -153,6 +201,10 @@ pub fn consts(paths: &[PathBuf], root: Option<&Path>, format: Format) -> u8 {
             }
         }
     }
-    std::mem::forget(checked);
-    EXIT_OK
+    std::mem::forget(req);
+    if skipped > 0 {
+        EXIT_SPEC_ERRORS
+    } else {
+        EXIT_OK
+    }
 }

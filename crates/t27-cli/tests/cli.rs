@@ -386,3 +386,97 @@ fn consts_lists_every_constant_as_json() {
     assert_eq!(lines[0]["value"], 0);
     assert_eq!(lines[0]["file"], "specs/queen/review_first.t27");
 }
+
+/// A tree with broken modules: the sound ones are mirrored, the others named with their first
+/// error; an existing file of a skipped module is left exactly as it is; the exit code is 1.
+#[test]
+fn gen_and_consts_mirror_the_sound_modules_of_a_broken_tree() {
+    let tree = "tests/fixtures/isolation/specs";
+    for (target, ext) in [("ts", "ts"), ("rust", "rs")] {
+        let out = tempdir().join(format!("gen-isolation-{target}"));
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir_all(out.join("queen")).expect("out dir");
+        let kept = out.join(format!("queen/keyed.{ext}"));
+        std::fs::write(&kept, "// written by an earlier, sound run\n").expect("old file");
+        let out_arg = out.display().to_string();
+        let o = t27(&["gen", target, tree, "--out", &out_arg]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains("skipped: tests/fixtures/isolation/specs/queen/router.t27 (module QueenRouter): it imports `queen::keyed`, whose first error is E2001 at tests/fixtures/isolation/specs/queen/keyed.t27:5:28"),
+            "{err}"
+        );
+        assert_eq!(err.matches("skipped: ").count(), 5, "{err}");
+        for sound in ["base", "clean"] {
+            assert!(
+                out.join(format!("queen/{sound}.{ext}")).is_file(),
+                "{sound}"
+            );
+        }
+        for broken in ["router", "pending", "shapes", "half_migrated"] {
+            assert!(
+                !out.join(format!("queen/{broken}.{ext}")).exists(),
+                "{broken}"
+            );
+        }
+        assert_eq!(
+            std::fs::read_to_string(&kept).expect("kept"),
+            "// written by an earlier, sound run\n"
+        );
+        if target == "rust" {
+            let m = std::fs::read_to_string(out.join("queen/mod.rs")).expect("mod.rs");
+            assert!(
+                m.contains("pub mod keyed;") && !m.contains("pub mod router;"),
+                "{m}"
+            );
+        }
+        // Up to date for what it can mirror, and still 1 for what it cannot.
+        let o = t27(&["gen", target, tree, "--out", &out_arg, "--check"]);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(
+            stderr(&o).contains("up to date; 5 modules skipped"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = t27(&["consts", "--format", "json", tree]);
+    assert_eq!(o.status.code(), Some(1));
+    let modules: std::collections::BTreeSet<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .map(|v| v["module"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(
+        modules.into_iter().collect::<Vec<_>>(),
+        ["QueenBase", "QueenClean"]
+    );
+    assert_eq!(stderr(&o).matches("skipped: ").count(), 5);
+}
+
+/// `t27 test` on a broken tree runs what does not reach an error and exits 2.
+#[test]
+fn test_runs_around_broken_declarations() {
+    let o = t27(&["test", "tests/fixtures/isolation/specs"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("PASS    QueenRouter::hop_keys"), "{out}");
+    assert!(out.contains("NOT RUN QueenRouter::hop_routes"), "{out}");
+    assert!(out.contains("        not run: calls `hop_route`, which calls `route_of`, which calls `holder_of`: error E1001 at tests/fixtures/isolation/specs/queen/keyed.t27:12:8: no function named `cast` in this scope"), "{out}");
+    assert!(out.trim_end().ends_with("11 passed, 17 failed"), "{out}");
+    let list = t27(&[
+        "test",
+        "--list",
+        "--filter",
+        "hop_",
+        "tests/fixtures/isolation/specs",
+    ]);
+    let listed = String::from_utf8_lossy(&list.stdout);
+    assert!(
+        listed.contains("QueenRouter::hop_keys  (test)\n"),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("QueenRouter::hop_routes  (test)  [would not run: calls `hop_route`"),
+        "{listed}"
+    );
+}

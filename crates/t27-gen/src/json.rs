@@ -37,11 +37,18 @@ pub fn value_json(p: &Program, v: &Value, t: &Ty) -> Json {
     }
 }
 
-/// One line per constant of the requested modules, in declaration order. `file_name` gives
-/// each module's spec file as shown to the user.
-pub fn consts_json(p: &Program, file_name: &dyn Fn(t27_ir::ModuleId) -> String) -> Vec<String> {
+/// One line per constant of the requested modules that `listed` says yes to, in declaration
+/// order. `file_name` gives each module's spec file as shown to the user.
+pub fn consts_json(
+    p: &Program,
+    file_name: &dyn Fn(t27_ir::ModuleId) -> String,
+    listed: &dyn Fn(t27_ir::ModuleId) -> bool,
+) -> Vec<String> {
     let mut lines = Vec::new();
-    for (mi, m) in p.modules.iter().enumerate().filter(|(_, m)| m.requested) {
+    for (mi, m) in p.modules.iter().enumerate() {
+        if !m.requested || !listed(t27_ir::ModuleId(mi as u32)) {
+            continue;
+        }
         for item in &m.items {
             let ItemRef::Const(id) = item else { continue };
             let c = &p.consts[id.index()];

@@ -31,24 +31,43 @@ pub enum Target {
 /// Every file of the mirror of the requested modules, by path relative to the output folder:
 /// one per module, placed by its path under the spec root, and for Rust a `mod.rs` in every
 /// folder naming its files and subfolders. `spec` gives a module's spec name and source.
+///
+/// Only the modules `mirrored` says yes to are generated. A requested module it says no to
+/// (one with errors) gets no file, but a `mod.rs` still names it when `kept` says its file is
+/// already there, so that the host keeps compiling against the file it has.
 pub fn mirror_files(
     p: &Program,
     target: Target,
     spec: &dyn Fn(ModuleId) -> (String, String),
+    mirrored: &dyn Fn(ModuleId) -> bool,
+    kept: &dyn Fn(&Path) -> bool,
 ) -> BTreeMap<PathBuf, String> {
     let mut files = BTreeMap::new();
+    let mut named = Vec::new();
     for (i, m) in p.modules.iter().enumerate().filter(|(_, m)| m.requested) {
         let id = ModuleId(i as u32);
-        let (name, source) = spec(id);
-        let (ext, text) = match target {
-            Target::TypeScript => ("ts", ts_module(p, id, &name, &source)),
-            Target::Rust => ("rs", rust_module(p, id, &name, &source)),
+        let ext = match target {
+            Target::TypeScript => "ts",
+            Target::Rust => "rs",
         };
-        files.insert(output_path(m, ext), text);
+        let path = output_path(m, ext);
+        if !mirrored(id) {
+            if kept(&path) {
+                named.push(path);
+            }
+            continue;
+        }
+        let (name, source) = spec(id);
+        let text = match target {
+            Target::TypeScript => ts_module(p, id, &name, &source),
+            Target::Rust => rust_module(p, id, &name, &source),
+        };
+        named.push(path.clone());
+        files.insert(path, text);
     }
     if target == Target::Rust {
         let mut children: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
-        for path in files.keys() {
+        for path in &named {
             let mut dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
             let mut child = path
                 .file_stem()

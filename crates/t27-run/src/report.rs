@@ -188,7 +188,9 @@ pub fn human_block(checked: &Checked, r: &BlockReport, color: bool) -> String {
 fn reason(checked: &Checked, why: &NotRun) -> String {
     match why {
         NotRun::Blocked(b) => b.describe(&checked.sources),
-        NotRun::NoNativeCode => "its native code could not be built (the error is above)".to_string(),
+        NotRun::NoNativeCode => {
+            "its native code could not be built (the error is above)".to_string()
+        }
     }
 }
 

@@ -90,13 +90,11 @@ pub fn run(
                 let mut summary = Summary::default();
                 // The whole program is compiled once, before the first block runs.
                 // Only the blocks that will run, and what they call, are compiled.
-                let runnable: Vec<TestId> =
-                    selected.iter().flat_map(|m| m.runnable()).collect();
-                let mut jit = (opts.engine == Engine::Jit && !runnable.is_empty())
-                    .then(|| {
-                        let blocks = runnable;
-                        t27_jit::JitProgram::compile(p, &blocks, Arc::clone(&watchdog.flag))
-                    });
+                let runnable: Vec<TestId> = selected.iter().flat_map(|m| m.runnable()).collect();
+                let mut jit = (opts.engine == Engine::Jit && !runnable.is_empty()).then(|| {
+                    let blocks = runnable;
+                    t27_jit::JitProgram::compile(p, &blocks, Arc::clone(&watchdog.flag))
+                });
                 match &jit {
                     Some(Err(e)) => summary.engine_error = Some(e.to_string()),
                     Some(Ok(native)) => summary.native_code = native.native_code().to_vec(),
@@ -143,9 +141,7 @@ pub fn run(
                         watchdog.disarm();
                         match outcome {
                             Some(o) => record(t, Result::Ran(o), started.elapsed()),
-                            None => {
-                                record(t, Result::NotRun(NotRun::NoNativeCode), Duration::ZERO)
-                            }
+                            None => record(t, Result::NotRun(NotRun::NoNativeCode), Duration::ZERO),
                         }
                     }
                 }

@@ -1,0 +1,175 @@
+//! Errors isolated by dependency, on `tests/fixtures/isolation`: a tree of modules with one
+//! mistake each kind (an undefined name, a module not written yet, a name a module does not
+//! have, wrong types, a broken function reached only indirectly, a module importing a broken
+//! one). Every mistake is marked in its line with `// mistake: CODE`.
+
+mod common;
+
+use common::*;
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::Duration;
+use t27_check::Checked;
+use t27_diag::{LineIndex, Sources};
+use t27_run::{BlockReport, BlockResult, Engine, NotRun, RunOptions};
+
+const TREE: &str = "tests/fixtures/isolation";
+
+fn checked() -> Checked {
+    check_paths(&t27_files(Path::new(TREE)), &mut MemLoader::default())
+}
+
+fn run(checked: &Checked, engine: Engine) -> Vec<BlockReport> {
+    let opts = RunOptions {
+        engine,
+        timeout: Duration::from_secs(10),
+        filter: None,
+        exact: false,
+    };
+    let mut reports = Vec::new();
+    t27_run::run(checked, &opts, &mut |r: &BlockReport| {
+        reports.push(r.clone())
+    });
+    reports
+}
+
+/// Each block's outcome; for one not run, the chain to what is broken and its error.
+fn outcomes(checked: &Checked, reports: &[BlockReport]) -> String {
+    let p = &checked.program;
+    let mut out = String::new();
+    for r in reports {
+        let name = format!(
+            "{}::{}",
+            p.modules[r.module.index()].name,
+            p.tests[r.test.index()].decl.name
+        );
+        let what = match &r.result {
+            BlockResult::Ran(o) => o.word().to_string(),
+            BlockResult::NotRun(NotRun::Blocked(b)) => {
+                let (line, column) = b.line_col(&checked.sources);
+                let path: Vec<&str> = b.path.iter().map(|s| s.name.as_str()).collect();
+                format!(
+                    "not run\n    blocked by `{}` ({} at {}:{line}:{column}), path [{}]\n    {}",
+                    b.name,
+                    b.code,
+                    checked.sources.name(b.file),
+                    path.join(" -> "),
+                    b.describe(&checked.sources)
+                )
+            }
+            BlockResult::NotRun(NotRun::NoNativeCode) => "not run: no native code".to_string(),
+        };
+        out.push_str(&format!("{name}: {what}\n"));
+    }
+    out
+}
+
+#[test]
+fn the_evaluator_runs_what_does_not_reach_an_error() {
+    let checked = checked();
+    insta::assert_snapshot!(outcomes(&checked, &run(&checked, Engine::Eval)));
+}
+
+#[test]
+fn the_jit_runs_what_does_not_reach_an_error() {
+    let checked = checked();
+    insta::assert_snapshot!(outcomes(&checked, &run(&checked, Engine::Jit)));
+}
+
+/// The (file, line, code) of every `// mistake: CODE` mark in the tree.
+fn marked_mistakes() -> BTreeSet<(String, usize, String)> {
+    let mut marks = BTreeSet::new();
+    for path in t27_files(Path::new(TREE)) {
+        let text = std::fs::read_to_string(&path).expect("fixture");
+        for (i, line) in text.lines().enumerate() {
+            if let Some((_, code)) = line.split_once("// mistake: ") {
+                marks.insert((path.display().to_string(), i + 1, code.trim().to_string()));
+            }
+        }
+    }
+    marks
+}
+
+/// One mistake, one error: every error is at a marked line with the marked code, and every
+/// mark has exactly one error. The snapshot shows each one as rendered.
+#[test]
+fn check_reports_each_mistake_once() {
+    let checked = checked();
+    let errors: Vec<(String, usize, String)> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| {
+            let text = checked.sources.text(d.file);
+            let (line, _) = LineIndex::new(text).line_col(text, d.primary.span.start as usize);
+            (
+                checked.sources.name(d.file).to_string(),
+                line,
+                d.code.to_string(),
+            )
+        })
+        .collect();
+    let unique: BTreeSet<_> = errors.iter().cloned().collect();
+    assert_eq!(
+        unique.len(),
+        errors.len(),
+        "an error reported twice: {errors:#?}"
+    );
+    assert_eq!(unique, marked_mistakes());
+    insta::assert_snapshot!(rendered(&checked));
+}
+
+/// JSON lines carry `reason` and `blocked_by`; JUnit gives the reason as `<skipped message>`.
+#[test]
+fn reports_name_what_blocks_a_block() {
+    let checked = checked();
+    let reports = run(&checked, Engine::Jit);
+    let blocked = reports
+        .iter()
+        .find(|r| checked.program.tests[r.test.index()].decl.name == "hop_routes")
+        .expect("the block");
+    let json: serde_json::Value =
+        serde_json::from_str(&t27_run::json_block(&checked, blocked)).expect("JSON");
+    assert_eq!(json["outcome"], "not_run");
+    let by = &json["blocked_by"];
+    assert_eq!(by["name"], "holder_of");
+    assert_eq!(by["code"], "E1001");
+    assert_eq!(by["file"], "tests/fixtures/isolation/specs/queen/keyed.t27");
+    assert_eq!(
+        (by["line"].as_u64(), by["column"].as_u64()),
+        (Some(12), Some(8))
+    );
+    assert_eq!(
+        by["path"],
+        serde_json::json!(["hop_route", "route_of", "holder_of"])
+    );
+    assert!(
+        json["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("calls `hop_route`, which calls `route_of`"))
+    );
+
+    let xml = t27_run::junit(&checked, &reports);
+    let doc = roxmltree::Document::parse(&xml).expect("JUnit XML parses");
+    let case = doc
+        .descendants()
+        .find(|n| n.attribute("name") == Some("QueenRouter::hop_routes"))
+        .expect("the test case");
+    let skipped = case
+        .children()
+        .find(|n| n.has_tag_name("skipped"))
+        .expect("skipped");
+    assert_eq!(
+        skipped.attribute("message"),
+        json["reason"]
+            .as_str()
+            .map(|r| format!("not run: {r}"))
+            .as_deref()
+    );
+    // A block that reaches nothing broken in the same module ran.
+    let ran = doc
+        .descendants()
+        .find(|n| n.attribute("name") == Some("QueenRouter::hop_keys"))
+        .expect("the test case");
+    assert!(ran.children().all(|n| !n.is_element()));
+}
