@@ -192,7 +192,7 @@ impl Checker {
             return Expr::error(span);
         }
         match (method.name.as_str(), &recv.ty, args.len()) {
-            ("len", Ty::Str | Ty::Array(..), 0) => Expr {
+            ("len", Ty::Str | Ty::MutSlice | Ty::Array(..), 0) => Expr {
                 kind: ExprKind::Len(Box::new(recv)),
                 ty: Ty::Int(IntTy::Usize),
                 span,
@@ -206,7 +206,18 @@ impl Checker {
                     span,
                 }
             }
-            ("len", Ty::Str | Ty::Array(..), n) | ("contains", Ty::Str, n) => {
+            ("contains", Ty::MutSlice, 1) => {
+                let recv = self.coerce(file, recv, &Ty::Str);
+                let needle = self.lower_expr(cx, &args[0], Some(&Ty::Str));
+                let needle = self.coerce(file, needle, &Ty::Str);
+                Expr {
+                    kind: ExprKind::Contains(Box::new(recv), Box::new(needle)),
+                    ty: Ty::Bool,
+                    span,
+                }
+            }
+            ("len", Ty::Str | Ty::MutSlice | Ty::Array(..), n)
+            | ("contains", Ty::Str | Ty::MutSlice, n) => {
                 let want = if method.name == "len" { 0 } else { 1 };
                 self.report(
                     Diagnostic::new(

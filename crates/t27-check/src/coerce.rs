@@ -13,6 +13,20 @@ impl Checker {
         }
         match (&e.ty, to) {
             (Ty::UntypedInt, Ty::Int(t)) => self.fit_literal(file, e, *t),
+            // A `[]u8` read as `[]const u8`: the bytes it holds at that moment.
+            (Ty::MutSlice, Ty::Str) => {
+                let span = e.span;
+                Expr {
+                    kind: ExprKind::Cast(Box::new(e)),
+                    ty: Ty::Str,
+                    span,
+                }
+            }
+            (Ty::Str, Ty::MutSlice) => {
+                let span = e.span;
+                self.read_only_bytes(file, &e, span);
+                Expr::error(span)
+            }
             (Ty::UntypedInt, Ty::F64) => {
                 let span = e.span;
                 let x = match &e.kind {
@@ -149,6 +163,14 @@ impl Checker {
             return (l, r, ty);
         }
         match (&l.ty, &r.ty) {
+            (Ty::MutSlice, Ty::Str) => {
+                let l = self.coerce(file, l, &Ty::Str);
+                (l, r, Ty::Str)
+            }
+            (Ty::Str, Ty::MutSlice) => {
+                let r = self.coerce(file, r, &Ty::Str);
+                (l, r, Ty::Str)
+            }
             (Ty::UntypedInt, Ty::Int(_) | Ty::F64) => {
                 let ty = r.ty.clone();
                 let l = self.coerce(file, l, &ty);

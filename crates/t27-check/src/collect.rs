@@ -262,7 +262,7 @@ impl Checker {
                         first,
                     ));
                 }
-                let ty = self.resolve_type(m, &p.ty);
+                let ty = self.resolve_param_type(m, &p.ty);
                 locals.push(Local {
                     name: p.name.name.to_string(),
                     ty,

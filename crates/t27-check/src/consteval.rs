@@ -95,6 +95,10 @@ impl Checker {
                 what: "a function call",
                 span: e.span,
             }),
+            ExprKind::View(_) => Err(EvalError::NotConstant {
+                what: "a writable view",
+                span: e.span,
+            }),
             ExprKind::Undefined => Ok(zero_value(&e.ty, &self.program)),
             ExprKind::Len(x) => match self.eval(x)? {
                 Value::Str(s) => Ok(Value::Int(BigInt::from(s.len()))),
@@ -317,7 +321,7 @@ pub(crate) fn zero_value(ty: &Ty, program: &Program) -> Value {
     match ty {
         Ty::Int(_) | Ty::UntypedInt | Ty::Error | Ty::Void => Value::Int(BigInt::zero()),
         Ty::Bool => Value::Bool(false),
-        Ty::Str => Value::Str(Vec::new()),
+        Ty::Str | Ty::MutSlice => Value::Str(Vec::new()),
         Ty::F64 => Value::F64(0.0),
         Ty::Array(t, n) => Value::Array((0..*n).map(|_| zero_value(t, program)).collect()),
         Ty::Tuple(ts) => Value::Tuple(ts.iter().map(|t| zero_value(t, program)).collect()),

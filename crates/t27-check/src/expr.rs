@@ -135,6 +135,7 @@ impl Checker {
                 }
             }
             A::StructLit(fields) => self.lower_struct(cx, fields, expected, span),
+            A::AddrOf(x) if expected == Some(&Ty::MutSlice) => self.lower_view(cx, x, span),
             A::AddrOf(x) => {
                 let inner = self.lower_expr(cx, x, None);
                 match &inner.ty {

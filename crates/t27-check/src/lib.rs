@@ -23,6 +23,7 @@ mod ops;
 mod sources;
 mod suggest;
 mod types;
+mod views;
 
 pub use checker::ImportUse;
 pub use isolate::{Blocker, Isolation, ModuleFault, Reach, Step, module_faults};

@@ -162,8 +162,18 @@ impl Checker {
                 );
                 return Expr::error(span);
             }
-            let a = self.lower_expr(cx, l, None);
-            let b = self.lower_expr(cx, r, Some(&a.ty).filter(|t| !t.is_integer()));
+            let (a, b) = if is_literal_shift(l) && !is_literal_shift(r) {
+                // `(1 << kind) == mask`: the shift's literal takes the other side's type.
+                let b = self.lower_expr(cx, r, None);
+                let a = self.lower_expr(cx, l, Some(&b.ty).filter(|t| matches!(t, Ty::Int(_))));
+                (a, b)
+            } else {
+                let a = self.lower_expr(cx, l, None);
+                let wanted =
+                    |t: &Ty| !t.is_integer() || (is_literal_shift(r) && t != &Ty::UntypedInt);
+                let b = self.lower_expr(cx, r, Some(&a.ty).filter(|t| wanted(t)));
+                (a, b)
+            };
             let a = if a.ty == Ty::UntypedInt && b.ty != Ty::UntypedInt {
                 self.coerce(file, a, &b.ty.clone())
             } else {
@@ -198,9 +208,9 @@ impl Checker {
         // Arithmetic, bitwise and shifts. Operands are lowered without an integer expected
         // type, so that a literals-only part is computed exactly and fitted once, at the end.
         let hint = expected.filter(|t| matches!(t, Ty::F64));
-        let a = self.lower_expr(cx, l, hint);
         let is_shift = matches!(op, BinOp::Shl | BinOp::Shr);
         let (a, b, ty) = if is_shift {
+            let a = self.lower_expr(cx, l, hint);
             let b = self.lower_expr(cx, r, None);
             let ty = a.ty.clone();
             if !matches!(b.ty, Ty::Int(_) | Ty::UntypedInt | Ty::Error) {
@@ -217,11 +227,34 @@ impl Checker {
                 return Expr::error(span);
             }
             if ty == Ty::UntypedInt && !b.is_constant() {
-                return self.untyped_runtime(file, a.span);
+                // `1 << kind`: the literal takes the type the context wants (a declared
+                // type, an assignment's target, the other operand of `&`, `==`...).
+                return match expected {
+                    Some(t @ Ty::Int(_)) => {
+                        let a = self.coerce(file, a, t);
+                        Expr {
+                            kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+                            ty: t.clone(),
+                            span,
+                        }
+                    }
+                    _ => self.untyped_runtime(file, a.span),
+                };
             }
             (a, b, ty)
+        } else if is_literal_shift(l) && !is_literal_shift(r) {
+            // `(1 << kind) & mask`: the shift's literal takes its type from the other side.
+            let b = self.lower_expr(cx, r, hint);
+            let a = self.lower_expr(cx, l, Some(&b.ty).filter(|t| matches!(t, Ty::Int(_))));
+            self.unify(file, a, b, op.symbol())
         } else {
-            let b = self.lower_expr(cx, r, Some(&a.ty).filter(|t| matches!(t, Ty::F64)).or(hint));
+            let a = self.lower_expr(cx, l, hint);
+            let other = Some(&a.ty).filter(|t| match t {
+                Ty::F64 => true,
+                Ty::Int(_) => is_literal_shift(r),
+                _ => false,
+            });
+            let b = self.lower_expr(cx, r, other.or(hint));
             self.unify(file, a, b, op.symbol())
         };
         let numeric = match (&ty, op) {
@@ -308,7 +341,7 @@ impl Checker {
         let base = self.lower_expr(cx, base, None);
         match &base.ty {
             t if t.has_error() => Expr::error(span),
-            Ty::Str | Ty::Array(..) if name.name == "len" => Expr {
+            Ty::Str | Ty::MutSlice | Ty::Array(..) if name.name == "len" => Expr {
                 kind: ExprKind::Len(Box::new(base)),
                 ty: Ty::Int(IntTy::Usize),
                 span,
@@ -370,7 +403,7 @@ impl Checker {
         };
         let elem = match &base.ty {
             Ty::Array(elem, _) => (**elem).clone(),
-            Ty::Str => Ty::Int(IntTy::U8),
+            Ty::Str | Ty::MutSlice => Ty::Int(IntTy::U8),
             t if t.has_error() => return Expr::error(span),
             other => {
                 let shown = self.ty_name(other);
@@ -466,7 +499,12 @@ impl Checker {
                 format!("cannot assign to {why}"),
             )
             .with_label("immutable")
-            .with_help("declare it with `var` to change it");
+            .with_help(match &place.kind {
+                ExprKind::Index(base, _) if base.ty == Ty::Str => {
+                    "to write bytes, take a `[]u8` parameter and pass it `&buf` of a `var buf : [N]u8`"
+                }
+                _ => "declare it with `var` to change it",
+            });
             if let Some((decl_file, span)) = decl {
                 d = d.with_secondary(decl_file, span, "declared here");
             }
@@ -478,7 +516,11 @@ impl Checker {
 
     /// Why a place cannot be assigned, and where its root was declared.
     #[allow(clippy::type_complexity)]
-    fn immutable_root(&self, cx: &BodyCtx, e: &Expr) -> Option<(String, Option<(FileId, Span)>)> {
+    pub(crate) fn immutable_root(
+        &self,
+        cx: &BodyCtx,
+        e: &Expr,
+    ) -> Option<(String, Option<(FileId, Span)>)> {
         let file = self.file_of(cx.module);
         match &e.kind {
             ExprKind::Error | ExprKind::Global(_) => None,
@@ -499,13 +541,33 @@ impl Checker {
                     Some((self.file_of(c.decl.module), c.decl.name_span)),
                 ))
             }
+            // The bytes of a `[]u8` are the caller's `var` array: writable.
+            ExprKind::Index(base, _) if base.ty == Ty::MutSlice => None,
             ExprKind::Index(base, _) if base.ty == Ty::Str => Some((
-                "a byte of a string; strings are immutable".to_string(),
+                "a byte of a string; strings and `[]const u8` are read-only".to_string(),
                 None,
             )),
             ExprKind::Index(base, _) | ExprKind::Field(base, _) => self.immutable_root(cx, base),
             _ => Some(("this expression: it is not a variable".to_string(), None)),
         }
+    }
+}
+
+/// Whether `e` shifts an integer literal (`1 << kind`, in parentheses or not): such a
+/// literal has no type until its context gives one.
+fn is_literal_shift(e: &ast::Expr) -> bool {
+    match &e.kind {
+        A::Paren(x) => is_literal_shift(x),
+        A::Binary(BinOp::Shl | BinOp::Shr, l, _) => is_literal(l),
+        _ => false,
+    }
+}
+
+fn is_literal(e: &ast::Expr) -> bool {
+    match &e.kind {
+        A::Paren(x) => is_literal(x),
+        A::Int(_) => true,
+        _ => false,
     }
 }
 

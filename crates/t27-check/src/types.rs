@@ -22,7 +22,29 @@ const BUILTIN_TYPES: [&str; 13] = [
 ];
 
 impl Checker {
+    /// A type where a value is held: `[]u8`, a writable view of the caller's array, is only
+    /// a parameter's type (E2024 anywhere else).
     pub(crate) fn resolve_type(&mut self, m: ModuleId, t: &TypeExpr) -> Ty {
+        let ty = self.resolve_param_type(m, t);
+        if ty != Ty::MutSlice {
+            return ty;
+        }
+        let file = self.file_of(m);
+        self.report(
+            Diagnostic::new(
+                Code("E2024"),
+                file,
+                t.span,
+                "`[]u8` is only the type of a parameter",
+            )
+            .with_label("a writable view of an array the caller holds")
+            .with_help("hold bytes in an array `[N]u8`, or read them as `[]const u8`"),
+        );
+        Ty::Error
+    }
+
+    /// A parameter's type: any type, `[]u8` included.
+    pub(crate) fn resolve_param_type(&mut self, m: ModuleId, t: &TypeExpr) -> Ty {
         let file = self.file_of(m);
         match &t.kind {
             TypeKind::Error => Ty::Error,
@@ -135,8 +157,9 @@ impl Checker {
                     }
                 }
             }
-            TypeKind::Slice { elem, .. } => match self.resolve_type(m, elem) {
-                Ty::Int(IntTy::U8) => Ty::Str,
+            TypeKind::Slice { elem, is_const } => match self.resolve_type(m, elem) {
+                Ty::Int(IntTy::U8) if *is_const => Ty::Str,
+                Ty::Int(IntTy::U8) => Ty::MutSlice,
                 Ty::Error => Ty::Error,
                 other => {
                     let shown = self.ty_name(&other);

@@ -288,8 +288,8 @@ codes! {
     }
     "E2020" "E2020-var-needs-type.t27" {
         "a local whose type cannot be inferred",
-        "A local initialised with an integer literal alone has no type: literals take their type from context, and here there is none.",
-        fix: "Declare the type, e.g. `var count : u32 = 0;`."
+        "A local initialised with an integer literal alone has no type: literals take their type from context, and here there is none. The same holds for a literal shifted by a run-time amount (`1 << kind`) where nothing around it has a type: it takes the type of the other operand of `& | ^` and of arithmetic, of an assignment's target or declared type, and of a comparison's other side.",
+        fix: "Declare the type, e.g. `var count : u32 = 0;`, or give the literal one: `(1 as u32) << kind`."
     }
     "E2021" "E2021-misplaced-undefined.t27" {
         "`undefined` used as a value",
@@ -305,6 +305,16 @@ codes! {
         "an array type too large to hold",
         "An array holds at most 1,048,576 values, counting the values of nested arrays. Arrays are values: the engines keep them whole, so `[4294967295]u64` would need 32 GiB.",
         fix: "Use a smaller array; a spec states rules, not data sets."
+    }
+    "E2024" "E2024-writable-slice-not-a-parameter.t27" {
+        "`[]u8` used as the type of something other than a parameter",
+        "A `[]u8` is a writable view of a `var` array that the caller holds: `put(&out, w, cap, c)` passes `&out`, and what `put` writes through its `out: []u8` lands in the caller's array. Only a parameter can be such a view; a value that is kept (a constant, a local, a field, a return value) holds its bytes in an array or reads them as `[]const u8`.",
+        fix: "Use `[N]u8` to hold bytes, or `[]const u8` to read them."
+    }
+    "E2025" "E2025-read-only-view.t27" {
+        "a writable view of bytes that cannot be written",
+        "A `[]u8` parameter writes into the array its caller passes, so that array must be writable: `&buf` of a `var buf : [N]u8` (a local or a module `var`). A string literal, a `let` or `const` array, a module constant and a `[]const u8` are read-only; `[]u8` converts to `[]const u8`, never back.",
+        fix: "Declare the array with `var`, or copy the bytes into a `var` array and pass `&` of that."
     }
     "E3001" "E3001-constant-out-of-range.t27" {
         "a constant whose computed value does not fit its type",

@@ -1,6 +1,8 @@
 //! The interpreter proper.
 
 use crate::value::Rt;
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use t27_diag::Span;
 use t27_ir::*;
@@ -246,18 +248,13 @@ impl<'p> Machine<'p> {
             Root::Local(id) => &mut frame[id.index()],
             Root::Global(id) => &mut self.globals[id.index()],
         };
-        let mut target = slot;
-        for i in &path {
-            target = match target {
-                Rt::Agg(items) => &mut items[*i],
-                _ => return Ok(()),
+        store(slot, &path, &mut |target| {
+            *target = match op {
+                None => v.clone(),
+                Some(op) => binary_values(op, target.clone(), v.clone(), &place.ty, place.span)?,
             };
-        }
-        *target = match op {
-            None => v,
-            Some(op) => binary_values(op, target.clone(), v, &place.ty, place.span)?,
-        };
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Resolves a place to its root variable and the element indexes below it, checking
@@ -281,6 +278,14 @@ impl<'p> Machine<'p> {
                 let i = self.eval(frame, index)?.int();
                 let len = match &base.ty {
                     Ty::Array(_, n) => *n as i128,
+                    // A view: as long as the array it shows.
+                    Ty::MutSlice => {
+                        let slot = match root {
+                            Root::Local(id) => &frame[id.index()],
+                            Root::Global(id) => &self.globals[id.index()],
+                        };
+                        len_at(slot, path) as i128
+                    }
                     _ => 0,
                 };
                 if i < 0 || i >= len {
@@ -320,8 +325,10 @@ impl<'p> Machine<'p> {
         Ok(match &e.kind {
             ExprKind::Lit(v) => Rt::from_value(v),
             ExprKind::Const(id) => self.consts[id.index()].clone(),
-            ExprKind::Global(id) => self.globals[id.index()].clone(),
-            ExprKind::Local(id) => frame[id.index()].clone(),
+            // Reading a variable copies it; a `[]u8` is the view itself, passed on as it is.
+            ExprKind::Global(id) => self.globals[id.index()].snapshot(),
+            ExprKind::Local(id) if e.ty == Ty::MutSlice => frame[id.index()].clone(),
+            ExprKind::Local(id) => frame[id.index()].snapshot(),
             ExprKind::Call(f, args) => {
                 let mut values = Vec::with_capacity(args.len());
                 for a in args {
@@ -333,9 +340,22 @@ impl<'p> Machine<'p> {
                 Ty::Array(_, n) => Rt::Int(*n as i128),
                 _ => match self.eval(frame, x)? {
                     Rt::Str(s) => Rt::Int(s.len() as i128),
+                    Rt::Shared(cell) => match &*cell.borrow() {
+                        Rt::Agg(items) => Rt::Int(items.len() as i128),
+                        _ => Rt::Int(0),
+                    },
                     _ => Rt::Int(0),
                 },
             },
+            ExprKind::View(place) => {
+                let mut path = Vec::new();
+                let root = self.place_path(frame, place, &mut path)?;
+                let slot = match root {
+                    Root::Local(id) => &mut frame[id.index()],
+                    Root::Global(id) => &mut self.globals[id.index()],
+                };
+                share(slot, &path)
+            }
             ExprKind::Contains(s, t) => match (self.eval(frame, s)?, self.eval(frame, t)?) {
                 (Rt::Str(s), Rt::Str(t)) => {
                     Rt::Bool(t.is_empty() || s.windows(t.len()).any(|w| w == &*t))
@@ -365,6 +385,10 @@ impl<'p> Machine<'p> {
                 } else {
                     binary_values(*op, a, b, &l.ty, e.span)?
                 }
+            }
+            // A `[]u8` read as `[]const u8`: the bytes it holds now.
+            ExprKind::Cast(x) if x.ty == Ty::MutSlice => {
+                Rt::Str(self.eval(frame, x)?.bytes().into())
             }
             ExprKind::Cast(x) => {
                 let v = self.eval(frame, x)?;
@@ -441,9 +465,62 @@ enum Root {
     Global(GlobalId),
 }
 
+/// Stores into the element at `path` below `slot` with `f`, through the cells of views.
+fn store(slot: &mut Rt, path: &[usize], f: &mut dyn FnMut(&mut Rt) -> Run<()>) -> Run<()> {
+    match slot {
+        Rt::Shared(cell) => {
+            let cell = Rc::clone(cell);
+            let mut inner = cell.borrow_mut();
+            store(&mut inner, path, f)
+        }
+        _ if path.is_empty() => f(slot),
+        Rt::Agg(items) => match items.get_mut(path[0]) {
+            Some(item) => store(item, &path[1..], f),
+            None => Ok(()),
+        },
+        _ => Ok(()),
+    }
+}
+
+/// The length of the array at `path` below `slot`.
+fn len_at(slot: &Rt, path: &[usize]) -> usize {
+    match slot {
+        Rt::Shared(cell) => len_at(&cell.borrow(), path),
+        Rt::Agg(items) => match path.split_first() {
+            None => items.len(),
+            Some((i, rest)) => items.get(*i).map_or(0, |item| len_at(item, rest)),
+        },
+        _ => 0,
+    }
+}
+
+/// A view of the array at `path` below `slot`: the array moves into a cell that the slot
+/// and the view share (once; a second view shares the same cell).
+fn share(slot: &mut Rt, path: &[usize]) -> Rt {
+    match slot {
+        Rt::Shared(cell) if path.is_empty() => Rt::Shared(Rc::clone(cell)),
+        Rt::Shared(cell) => {
+            let cell = Rc::clone(cell);
+            let mut inner = cell.borrow_mut();
+            share(&mut inner, path)
+        }
+        _ if path.is_empty() => {
+            let cell = Rc::new(RefCell::new(std::mem::replace(slot, Rt::Unit)));
+            *slot = Rt::Shared(Rc::clone(&cell));
+            Rt::Shared(cell)
+        }
+        Rt::Agg(items) => match items.get_mut(path[0]) {
+            Some(item) => share(item, &path[1..]),
+            None => Rt::Unit,
+        },
+        _ => Rt::Unit,
+    }
+}
+
 fn element(v: &Rt, i: i128, span: Span) -> Run<Rt> {
     match v {
-        Rt::Agg(items) if i >= 0 && (i as usize) < items.len() => Ok(items[i as usize].clone()),
+        Rt::Shared(cell) => element(&cell.borrow(), i, span),
+        Rt::Agg(items) if i >= 0 && (i as usize) < items.len() => Ok(items[i as usize].snapshot()),
         Rt::Str(s) if i >= 0 && (i as usize) < s.len() => Ok(Rt::Int(s[i as usize] as i128)),
         _ => trap(TrapKind::IndexOutOfBounds, span),
     }

@@ -1,6 +1,7 @@
 //! Run-time values of the evaluator.
 
 use num_traits::ToPrimitive;
+use std::cell::RefCell;
 use std::rc::Rc;
 use t27_ir::{Program, Shown, Ty, Value};
 
@@ -13,6 +14,9 @@ pub enum Rt {
     F64(f64),
     Str(Rc<[u8]>),
     Agg(Vec<Rt>),
+    /// An array a writable view (`[]u8`) was taken of: the slot that holds the array and
+    /// every view of it share this cell, so what is written through one is seen by all.
+    Shared(Rc<RefCell<Rt>>),
     /// What a function without a return type returns.
     Unit,
 }
@@ -36,7 +40,7 @@ impl Rt {
             Ty::Int(_) | Ty::UntypedInt => Rt::Int(0),
             Ty::Bool => Rt::Bool(false),
             Ty::F64 => Rt::F64(0.0),
-            Ty::Str => Rt::Str(Rc::from(&[][..])),
+            Ty::Str | Ty::MutSlice => Rt::Str(Rc::from(&[][..])),
             Ty::Array(t, n) => Rt::Agg((0..*n).map(|_| Rt::zero(t, p)).collect()),
             Ty::Tuple(ts) => Rt::Agg(ts.iter().map(|t| Rt::zero(t, p)).collect()),
             Ty::Struct(id) => Rt::Agg(
@@ -47,6 +51,25 @@ impl Rt {
                     .collect(),
             ),
             Ty::Void | Ty::Error => Rt::Unit,
+        }
+    }
+
+    /// The value as a copy that shares nothing: what reading a variable gives.
+    pub fn snapshot(&self) -> Rt {
+        match self {
+            Rt::Shared(cell) => cell.borrow().snapshot(),
+            Rt::Agg(items) => Rt::Agg(items.iter().map(Rt::snapshot).collect()),
+            other => other.clone(),
+        }
+    }
+
+    /// The bytes of a `[u8]` array value (seen through a view).
+    pub fn bytes(&self) -> Vec<u8> {
+        match self {
+            Rt::Shared(cell) => cell.borrow().bytes(),
+            Rt::Agg(items) => items.iter().map(|b| b.int() as u8).collect(),
+            Rt::Str(s) => s.to_vec(),
+            _ => Vec::new(),
         }
     }
 
@@ -68,6 +91,7 @@ impl Rt {
             Rt::Bool(b) => Shown::Bool(*b),
             Rt::F64(x) => Shown::F64(*x),
             Rt::Str(s) => Shown::Str(s.to_vec()),
+            Rt::Shared(cell) => cell.borrow().shown(),
             Rt::Agg(_) | Rt::Unit => Shown::Other(self.to_string()),
         }
     }
@@ -81,6 +105,7 @@ impl std::fmt::Display for Rt {
             Rt::F64(x) => write!(f, "{x:?}"),
             Rt::Str(s) => write!(f, "{}", Value::Str(s.to_vec())),
             Rt::Unit => f.write_str("()"),
+            Rt::Shared(cell) => write!(f, "{}", cell.borrow()),
             Rt::Agg(items) => {
                 f.write_str("[")?;
                 for (i, item) in items.iter().enumerate() {

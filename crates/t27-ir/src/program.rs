@@ -234,6 +234,9 @@ pub enum ExprKind {
     Struct(Vec<Expr>),
     /// `&arr` of a `[N]u8`: the bytes as a slice.
     AddrOf(Box<Expr>),
+    /// `&arr` passed as a `[]u8`: a writable view of the array place `arr` (a `var` local,
+    /// a module `var`, or an element or field of one).
+    View(Box<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Switch(Box<Expr>, Vec<SwitchArm>, Option<Box<Expr>>),
     /// `undefined` as the initialiser of a `var`: zeroes.

@@ -104,8 +104,11 @@ pub enum Ty {
     /// An integer literal, or an expression of literals only, that has not met a context yet.
     UntypedInt,
     Bool,
-    /// A byte string; also `[]const u8` and `[]u8`.
+    /// A byte string; also `[]const u8`.
     Str,
+    /// `[]u8`: a writable view of a `[N]u8` array the caller holds (only a parameter has
+    /// this type). What is written through it lands in that array.
+    MutSlice,
     F64,
     /// What a function without a return type returns.
     Void,
@@ -159,6 +162,7 @@ impl fmt::Display for TyDisplay<'_> {
             Ty::UntypedInt => f.write_str("integer literal"),
             Ty::Bool => f.write_str("bool"),
             Ty::Str => f.write_str("str"),
+            Ty::MutSlice => f.write_str("[]u8"),
             Ty::F64 => f.write_str("f64"),
             Ty::Void => f.write_str("nothing"),
             Ty::Array(t, n) => write!(f, "[{n}]{}", t.display(self.struct_name)),

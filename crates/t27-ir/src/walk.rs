@@ -56,7 +56,8 @@ impl Expr {
             | ExprKind::Unary(_, x)
             | ExprKind::Cast(x)
             | ExprKind::Field(x, _)
-            | ExprKind::AddrOf(x) => f(x),
+            | ExprKind::AddrOf(x)
+            | ExprKind::View(x) => f(x),
             ExprKind::Contains(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
                 f(a);
                 f(b);

@@ -39,6 +39,7 @@ pub(crate) struct Imports {
     pub str_contains: FuncId,
     pub agg_eq: FuncId,
     pub fmod: FuncId,
+    pub snapshot: FuncId,
 }
 
 /// Shared state while functions are translated.
@@ -98,7 +99,7 @@ pub(crate) fn abi_parts(ty: &Ty) -> Vec<types::Type> {
         Ty::Int(t) => vec![int_type(*t)],
         Ty::Bool => vec![types::I8],
         Ty::F64 => vec![types::F64],
-        Ty::Str => vec![types::I64, types::I64],
+        Ty::Str | Ty::MutSlice => vec![types::I64, types::I64],
         Ty::Array(..) | Ty::Tuple(_) | Ty::Struct(_) => vec![types::I64],
         _ => Vec::new(),
     }
@@ -178,6 +179,7 @@ impl<'p> JitProgram<'p> {
         builder.symbol("t27_str_contains", runtime::t27_str_contains as *const u8);
         builder.symbol("t27_agg_eq", runtime::t27_agg_eq as *const u8);
         builder.symbol("t27_fmod", runtime::t27_fmod as *const u8);
+        builder.symbol("t27_snapshot", runtime::t27_snapshot as *const u8);
         let mut module = JITModule::new(builder);
         let ptr = types::I64;
         let import =
@@ -215,6 +217,7 @@ impl<'p> JitProgram<'p> {
                 &[types::F64, types::F64],
                 &[types::F64],
             )?,
+            snapshot: import(&mut module, "t27_snapshot", &[ptr, ptr, ptr], &[ptr])?,
         };
         let mut fns = Vec::with_capacity(p.functions.len());
         for (i, f) in p.functions.iter().enumerate() {
@@ -353,6 +356,7 @@ impl<'p> JitProgram<'p> {
             sites: shared.sites,
             captured: None,
             agg_types: shared.agg_types,
+            snapshots: Vec::new(),
         });
         Ok(JitProgram {
             p,
@@ -409,6 +413,7 @@ impl<'p> JitProgram<'p> {
             host: &mut *self.host as *mut Host,
         };
         self.host.captured = None;
+        self.host.snapshots.clear();
         // SAFETY: the code was compiled for exactly this signature, and every pointer in `ctx`
         // lives until the call returns. Compiled code never unwinds: traps return through
         // `ctx.status`.

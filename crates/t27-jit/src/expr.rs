@@ -108,6 +108,33 @@ impl FnTranslator<'_, '_, '_> {
                     self.binary_values(*op, a, b, &l.ty, &r.ty, e.span)
                 }
             }
+            // A `[]u8` read as `[]const u8`: a copy of the bytes it holds now, as in the
+            // evaluator (a later write through the view does not show through).
+            ExprKind::Cast(x) if x.ty == Ty::MutSlice => {
+                let v = self.expr(x);
+                let f = self
+                    .s
+                    .module
+                    .declare_func_in_func(self.s.imports.snapshot, self.b.func);
+                let mut args = vec![self.ctx];
+                args.extend(v.parts());
+                let call = self.b.ins().call(f, &args);
+                let copy = self.b.inst_results(call)[0];
+                let len = v.parts()[1];
+                Val::Str(copy, len)
+            }
+            ExprKind::View(place) => {
+                let n = match &place.ty {
+                    Ty::Array(_, n) => *n,
+                    _ => 0,
+                };
+                match self.place(place) {
+                    crate::translate::Place::Mem(addr, _) => {
+                        Val::Str(addr, self.b.ins().iconst(types::I64, n as i64))
+                    }
+                    _ => self.zero_value(&Ty::MutSlice),
+                }
+            }
             ExprKind::Cast(x) => {
                 let v = self.expr(x).one();
                 Val::One(self.cast(v, &x.ty, &e.ty, e.span))
@@ -222,7 +249,7 @@ impl FnTranslator<'_, '_, '_> {
     fn joined(&mut self, block: Block, ty: &Ty) -> Val {
         let ps = self.b.block_params(block).to_vec();
         match ty {
-            Ty::Str => Val::Str(ps[0], ps[1]),
+            Ty::Str | Ty::MutSlice => Val::Str(ps[0], ps[1]),
             t if is_aggregate(t) => Val::Agg(ps[0]),
             _ => ps.first().map_or(Val::Unit, |v| Val::One(*v)),
         }
@@ -230,7 +257,7 @@ impl FnTranslator<'_, '_, '_> {
 
     fn zero_value(&mut self, ty: &Ty) -> Val {
         match ty {
-            Ty::Str => {
+            Ty::Str | Ty::MutSlice => {
                 let z = self.b.ins().iconst(types::I64, 0);
                 Val::Str(z, z)
             }
@@ -379,7 +406,7 @@ impl FnTranslator<'_, '_, '_> {
         }
         match (&e.ty, ret_slot) {
             (_, Some(slot)) => Val::Agg(slot),
-            (Ty::Str, _) => Val::Str(results[0], results[1]),
+            (Ty::Str | Ty::MutSlice, _) => Val::Str(results[0], results[1]),
             _ => results.first().map_or(Val::Unit, |v| Val::One(*v)),
         }
     }

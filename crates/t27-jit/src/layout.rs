@@ -15,7 +15,7 @@ pub fn size_align(ty: &Ty, p: &Program) -> (u64, u64) {
         }
         Ty::Bool => (1, 1),
         Ty::F64 => (8, 8),
-        Ty::Str => (16, 8),
+        Ty::Str | Ty::MutSlice => (16, 8),
         Ty::Array(elem, n) => {
             let (s, a) = size_align(elem, p);
             (round_up(s, a) * n, a)

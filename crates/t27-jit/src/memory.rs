@@ -103,6 +103,18 @@ impl FnTranslator<'_, '_, '_> {
                 }
                 local => local,
             },
+            // A byte of a `[]u8`: the view's pointer and length are values, not a place.
+            ExprKind::Index(base, index) if base.ty == Ty::MutSlice => {
+                let (ptr, len) = match self.expr(base) {
+                    Val::Str(p, l) => (p, l),
+                    other => (other.one(), self.b.ins().iconst(types::I64, 0)),
+                };
+                let i = self.expr(index).one();
+                let i = self.widen_to_i64(i, &index.ty);
+                let out = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
+                self.trap_if(out, TrapKind::IndexOutOfBounds, index.span);
+                Place::Mem(self.b.ins().iadd(ptr, i), e.ty.clone())
+            }
             ExprKind::Index(base, index) => match self.place(base) {
                 Place::Mem(addr, bty) => {
                     let elem_addr = self.element_address(addr, &bty, index);

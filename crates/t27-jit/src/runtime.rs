@@ -50,6 +50,9 @@ pub struct Host {
     pub captured: Option<(Shown, Shown)>,
     /// The aggregate types compiled code compares with `t27_agg_eq`, by index.
     pub agg_types: Vec<Ty>,
+    /// Copies of bytes a `[]u8` held when it was read as `[]const u8` (`t27_snapshot`),
+    /// alive until the next block starts.
+    pub snapshots: Vec<Box<[u8]>>,
 }
 
 /// Reads a side of a failed comparison: scalars are stored as their value, strings as
@@ -129,6 +132,21 @@ pub extern "C" fn t27_agg_eq(ctx: *mut Ctx, a: *const u8, b: *const u8, ty: u64)
             Some(t) => layout::equal(a, b, t, p) as u8,
             None => 0,
         }
+    }
+}
+
+/// A copy of `len` bytes at `ptr`, kept by the host until the next block starts.
+pub extern "C" fn t27_snapshot(ctx: *mut Ctx, ptr: *const u8, len: u64) -> *const u8 {
+    unsafe {
+        let host = &mut *(*ctx).host;
+        let bytes: Box<[u8]> = if len == 0 {
+            Box::new([0u8])
+        } else {
+            std::slice::from_raw_parts(ptr, len as usize).into()
+        };
+        let at = bytes.as_ptr();
+        host.snapshots.push(bytes);
+        at
     }
 }
 

@@ -163,7 +163,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
             Ty::Int(_) | Ty::Bool | Ty::F64 => {
                 LocalStore::Scalar(self.b.declare_var(abi_parts(ty)[0]))
             }
-            Ty::Str => LocalStore::Str(
+            Ty::Str | Ty::MutSlice => LocalStore::Str(
                 self.b.declare_var(types::I64),
                 self.b.declare_var(types::I64),
             ),
