@@ -20,6 +20,7 @@ const REGRESSIONS: [u64; 1] = [
     8497992256872967918,
 ];
 
+/// Each block's name and how it ended.
 fn outcomes(checked: &t27_check::Checked, engine: Engine) -> Vec<String> {
     let opts = RunOptions {
         engine,
@@ -29,7 +30,8 @@ fn outcomes(checked: &t27_check::Checked, engine: Engine) -> Vec<String> {
     };
     let mut out = Vec::new();
     t27_run::run(checked, &opts, &mut |r: &BlockReport| {
-        out.push(format!("{:?}", r.result))
+        let name = &checked.program.tests[r.test.index()].decl.name;
+        out.push(format!("{name}: {:?}", r.result))
     });
     out
 }
@@ -39,6 +41,8 @@ fn random_programs_end_the_same_way_on_both_engines() {
     let mut ran = 0;
     let mut traps = 0;
     let mut fails = 0;
+    // Blocks that fill byte arrays through `[]u8` views: (ran, passed, trapped).
+    let mut views = (0, 0, 0);
     for seed in (0..CASES).chain(REGRESSIONS) {
         let source = t27_progen::program(seed);
         let path = PathBuf::from(format!("generated/seed{seed}.t27"));
@@ -59,10 +63,19 @@ fn random_programs_end_the_same_way_on_both_engines() {
         ran += eval.len();
         traps += eval.iter().filter(|o| o.contains("Trap")).count();
         fails += eval.iter().filter(|o| o.contains("Fail")).count();
+        for o in eval.iter().filter(|o| o.starts_with("views")) {
+            views.0 += 1;
+            views.1 += usize::from(o.ends_with("Ran(Pass)"));
+            views.2 += usize::from(o.contains("Trap"));
+        }
     }
     // The generator must exercise failures and traps, not only passing blocks.
     assert!(
         ran > 300 && traps > 20 && fails > 20,
         "{ran} blocks, {traps} traps, {fails} failures"
+    );
+    assert!(
+        views.0 > 300 && views.1 > 100 && views.2 > 100,
+        "view blocks: {views:?} (ran, passed, trapped)"
     );
 }

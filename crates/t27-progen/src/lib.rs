@@ -398,7 +398,91 @@ pub fn program(seed: u64) -> String {
         &mut g.out,
         Rng(seed.wrapping_mul(0xD1B5_4A32_D192_ED03) | 1),
     );
+    byte_views(
+        &mut g.out,
+        Rng(seed.wrapping_mul(0xA24B_AED4_963E_E407) | 1),
+    );
     g.out
+}
+
+/// Writable byte slices in the owner's shape: a `put` helper that writes a byte and returns
+/// the next position, skipping writes at or past a capacity; a writer that passes its view
+/// on to it (and sometimes writes directly, at an index that may be out of bounds, or a byte
+/// that may overflow); a reader of `[]const u8`; then blocks that fill a `var` array (a local
+/// or a module `var`) through `&` and assert on what landed there.
+fn byte_views(out: &mut String, mut r: Rng) {
+    for v in 0..r.below(2) + 1 {
+        let guard = *r.pick(&[">=", ">"]);
+        let _ = writeln!(
+            out,
+            "pub fn bput{v}(out: []u8, w: usize, cap: usize, c: u8) -> usize {{\nif (w {guard} cap) {{ return w; }}\nout[w] = c;\nreturn w + 1;\n}}"
+        );
+        let step = if r.chance(70) {
+            r.below(12) + 1
+        } else {
+            r.below(60) + 1
+        };
+        let direct = if r.chance(40) {
+            format!("out[{}] = seed + {};\n", r.below(6), r.below(200))
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "pub fn fill{v}(out: []u8, n: u8, seed: u8) -> usize {{\nvar w : usize = 0;\nvar i : u8 = 0;\nwhile (i < n) {{\nw = bput{v}(out, w, out.len, seed + i * {step});\ni += 1;\n}}\n{direct}return w;\n}}"
+        );
+        let _ = writeln!(
+            out,
+            "pub fn sum{v}(bytes: []const u8) -> u32 {{\nvar t : u32 = 0;\nvar i : usize = 0;\nwhile (i < bytes.len) {{\nt += bytes[i] as u32;\ni += 1;\n}}\nreturn t;\n}}"
+        );
+        let size = r.below(7) + 1;
+        let _ = writeln!(out, "pub var vbuf{v} : [{size}]u8 = undefined;");
+        for b in 0..r.below(3) + 1 {
+            let n = r.below(9);
+            let seed = if r.chance(70) {
+                r.below(100)
+            } else {
+                r.below(256)
+            };
+            let len = r.below(7) + 1;
+            let (target, held) = if r.chance(30) {
+                (format!("vbuf{v}"), size)
+            } else {
+                ("buf".to_string(), len)
+            };
+            let _ = writeln!(
+                out,
+                "test views{v}_{b} {{\nvar buf : [{len}]u8 = undefined;"
+            );
+            let _ = writeln!(out, "let w = fill{v}(&{target}, {n}, {seed});");
+            // Asserts that hold whatever was written, and asserts of a guessed value (which
+            // mostly fail, showing both sides).
+            let at = r.below(held);
+            let _ = writeln!(
+                out,
+                "assert w <= {held} and sum{v}(&{target}) >= {target}[{at}] as u32;"
+            );
+            if r.chance(40) {
+                let _ = writeln!(out, "assert w == {};", r.below(8));
+            }
+            if r.chance(40) {
+                let _ = writeln!(out, "assert {target}[{at}] == {};", r.below(256));
+            }
+            if r.chance(30) {
+                let _ = writeln!(out, "assert sum{v}(&{target}) == {};", r.below(1200));
+            }
+            if r.chance(40) {
+                let _ = writeln!(
+                    out,
+                    "let again = fill{v}(&{target}, {}, {});",
+                    r.below(4),
+                    r.below(256)
+                );
+                let _ = writeln!(out, "assert again <= w or {target}[0] == {};", r.below(256));
+            }
+            let _ = writeln!(out, "}}");
+        }
+    }
 }
 
 /// Decision functions in the owner's shape: chains of `if (x == K) { ... return ...; }` on one
