@@ -266,7 +266,7 @@ fn json_lines_and_junit_are_well_formed() {
             s["passed"].as_u64(),
             s["failed"].as_u64()
         ),
-        (Some("summary"), Some(31), Some(40))
+        (Some("summary"), Some(42), Some(43))
     );
     let xml = t27_run::junit(&checked, &reports);
     let doc = roxmltree::Document::parse(&xml).expect("JUnit XML parses");
@@ -292,5 +292,5 @@ fn json_lines_and_junit_are_well_formed() {
         .descendants()
         .filter(|n| n.has_tag_name("error"))
         .count();
-    assert_eq!(failures + errors, 40);
+    assert_eq!(failures + errors, 43);
 }
