@@ -197,16 +197,8 @@ impl Checker {
                 ty: Ty::Int(IntTy::Usize),
                 span,
             },
-            ("contains", Ty::Str, 1) => {
-                let needle = self.lower_expr(cx, &args[0], Some(&Ty::Str));
-                let needle = self.coerce(file, needle, &Ty::Str);
-                Expr {
-                    kind: ExprKind::Contains(Box::new(recv), Box::new(needle)),
-                    ty: Ty::Bool,
-                    span,
-                }
-            }
-            ("contains", Ty::MutSlice, 1) => {
+            ("contains", Ty::Str | Ty::MutSlice, 1) => {
+                // A `[]u8` is searched as the `[]const u8` it converts to.
                 let recv = self.coerce(file, recv, &Ty::Str);
                 let needle = self.lower_expr(cx, &args[0], Some(&Ty::Str));
                 let needle = self.coerce(file, needle, &Ty::Str);

@@ -146,18 +146,8 @@ impl Checker {
                     },
                     t if t.has_error() => Expr::error(span),
                     t => {
-                        let shown = self.ty_name(t);
-                        self.report(
-                            Diagnostic::new(
-                                Code("E2022"),
-                                file,
-                                span,
-                                format!("`&` cannot take a slice of a `{shown}`"),
-                            )
-                            .with_label("only a `[N]u8` array becomes a byte slice")
-                            .with_help("remove the `&`"),
-                        );
-                        Expr::error(span)
+                        let t = t.clone();
+                        self.not_a_byte_array(file, &t, span, "remove the `&`")
                     }
                 }
             }

@@ -49,20 +49,32 @@ impl Checker {
             }
             t if t.has_error() => Expr::error(span),
             t => {
-                let shown = self.ty_name(t);
-                self.report(
-                    Diagnostic::new(
-                        Code("E2022"),
-                        file,
-                        span,
-                        format!("`&` cannot take a slice of a `{shown}`"),
-                    )
-                    .with_label("only a `[N]u8` array becomes a byte slice")
-                    .with_help("pass `&buf` of a `var buf : [N]u8`"),
-                );
-                Expr::error(span)
+                let t = t.clone();
+                self.not_a_byte_array(file, &t, span, "pass `&buf` of a `var buf : [N]u8`")
             }
         }
+    }
+
+    /// `&x` of something other than a `[N]u8` array (E2022).
+    pub(crate) fn not_a_byte_array(
+        &mut self,
+        file: FileId,
+        t: &Ty,
+        span: Span,
+        help: &str,
+    ) -> Expr {
+        let shown = self.ty_name(t);
+        self.report(
+            Diagnostic::new(
+                Code("E2022"),
+                file,
+                span,
+                format!("`&` cannot take a slice of a `{shown}`"),
+            )
+            .with_label("only a `[N]u8` array becomes a byte slice")
+            .with_help(help),
+        );
+        Expr::error(span)
     }
 
     /// A `[]const u8` (a `str`) where a `[]u8` is expected: it cannot be written through.

@@ -140,17 +140,8 @@ impl FnTranslator<'_, '_, '_> {
                 Val::One(self.cast(v, &x.ty, &e.ty, e.span))
             }
             ExprKind::Index(base, index) => {
-                // A string (an array is a memory place, handled above).
-                let s = self.expr(base);
-                let (ptr, len) = match s {
-                    Val::Str(p, l) => (p, l),
-                    other => (other.one(), self.b.ins().iconst(types::I64, 0)),
-                };
-                let i = self.expr(index).one();
-                let i = self.widen_to_i64(i, &index.ty);
-                let out = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
-                self.trap_if(out, TrapKind::IndexOutOfBounds, index.span);
-                let addr = self.b.ins().iadd(ptr, i);
+                // A string or a `[]u8` (an array is a memory place, handled above).
+                let addr = self.byte_address(base, index);
                 Val::One(
                     self.b
                         .ins()

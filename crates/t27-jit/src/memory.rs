@@ -105,15 +105,7 @@ impl FnTranslator<'_, '_, '_> {
             },
             // A byte of a `[]u8`: the view's pointer and length are values, not a place.
             ExprKind::Index(base, index) if base.ty == Ty::MutSlice => {
-                let (ptr, len) = match self.expr(base) {
-                    Val::Str(p, l) => (p, l),
-                    other => (other.one(), self.b.ins().iconst(types::I64, 0)),
-                };
-                let i = self.expr(index).one();
-                let i = self.widen_to_i64(i, &index.ty);
-                let out = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
-                self.trap_if(out, TrapKind::IndexOutOfBounds, index.span);
-                Place::Mem(self.b.ins().iadd(ptr, i), e.ty.clone())
+                Place::Mem(self.byte_address(base, index), e.ty.clone())
             }
             ExprKind::Index(base, index) => match self.place(base) {
                 Place::Mem(addr, bty) => {
@@ -138,6 +130,20 @@ impl FnTranslator<'_, '_, '_> {
             Place::Local(id) => self.store_local(id, v),
             Place::Mem(addr, _) => self.store(addr, v, ty),
         }
+    }
+
+    /// The address of `bytes[index]` of a string or a `[]u8` (a pointer and a length),
+    /// trapping when the index is out of bounds.
+    pub fn byte_address(&mut self, bytes: &Expr, index: &Expr) -> Value {
+        let (ptr, len) = match self.expr(bytes) {
+            Val::Str(p, l) => (p, l),
+            other => (other.one(), self.b.ins().iconst(types::I64, 0)),
+        };
+        let i = self.expr(index).one();
+        let i = self.widen_to_i64(i, &index.ty);
+        let out = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
+        self.trap_if(out, TrapKind::IndexOutOfBounds, index.span);
+        self.b.ins().iadd(ptr, i)
     }
 
     /// The address of `array[index]`, trapping when the index is out of bounds.
