@@ -106,13 +106,34 @@ fn run(cmd: &mut Command) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// The pinned TypeScript compiler of `tests/host`, installed with `npm ci` (from its lockfile)
+/// the first time a test needs it, once for all the test threads of this process.
 fn tsc() -> PathBuf {
-    let tsc = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/host/node_modules/.bin/tsc");
-    assert!(
-        tsc.exists(),
-        "TypeScript is not installed: run `npm ci --prefix tests/host` (CI does)"
-    );
-    tsc
+    static INSTALLED: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    let host = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/host");
+    let installed = INSTALLED.get_or_init(|| {
+        let tsc = host.join("node_modules/.bin/tsc");
+        if tsc.exists() {
+            return Ok(tsc);
+        }
+        let out = Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&host)
+            .output()
+            .map_err(|e| format!("cannot run npm (Node.js and npm are needed): {e}"))?;
+        if !out.status.success() || !tsc.exists() {
+            return Err(format!(
+                "`npm ci --prefix tests/host` failed:\n{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        Ok(tsc)
+    });
+    match installed {
+        Ok(tsc) => tsc.clone(),
+        Err(e) => panic!("TypeScript is not installed: {e}"),
+    }
 }
 
 #[test]
