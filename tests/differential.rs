@@ -1,5 +1,6 @@
 //! The bounded differential property test: random well-typed programs (t27-progen, fixed
-//! seeds) run on the evaluator and on the JIT, and every block must end the same way:
+//! seeds) run on the evaluator, on the JIT and on the tiered engine, and every block must end
+//! the same way:
 //! outcome, failing assert with both values, trap kind and span.
 
 mod common;
@@ -60,6 +61,13 @@ fn random_programs_end_the_same_way_on_both_engines() {
         let eval = outcomes(&checked, Engine::Eval);
         let jit = outcomes(&checked, Engine::Jit);
         assert_eq!(eval, jit, "the engines disagree on seed {seed}:\n{source}");
+        // The tiered engine with a budget small enough that blocks move to native code
+        // part way, and must give the answer they would have given from the start.
+        let tiered = outcomes(&checked, Engine::Tiered { eval_budget: 5 });
+        assert_eq!(
+            eval, tiered,
+            "the tiered engine disagrees on seed {seed}:\n{source}"
+        );
         ran += eval.len();
         traps += eval.iter().filter(|o| o.contains("Trap")).count();
         fails += eval.iter().filter(|o| o.contains("Fail")).count();

@@ -78,31 +78,71 @@ fn requests() -> Vec<Vec<PathBuf>> {
     ]
 }
 
+/// The engines under test besides the evaluator: native code, the default tiered engine,
+/// and the tiered engine with budgets so small that nearly every block starts on the
+/// evaluator, runs past its budget and is run again natively, taking the module `var`s over.
+const ENGINES: [Engine; 4] = [
+    Engine::Jit,
+    Engine::DEFAULT,
+    Engine::Tiered { eval_budget: 0 },
+    Engine::Tiered { eval_budget: 3 },
+];
+
 #[test]
-fn both_engines_end_every_block_the_same_way() {
+fn every_engine_ends_every_block_the_same_way() {
     for paths in requests() {
         let checked = check_paths(&paths, &mut MemLoader::default());
         let (eval, eval_summary) = run(&checked, Engine::Eval);
-        let (jit, jit_summary) = run(&checked, Engine::Jit);
-        assert!(
-            jit_summary.engine_error.is_none(),
-            "{:?}",
-            jit_summary.engine_error
-        );
         assert!(!eval.is_empty(), "{paths:?} ran no block");
-        assert_eq!(
-            listing(&checked, &eval),
-            listing(&checked, &jit),
-            "engines disagree on {paths:?}"
-        );
-        // The same counts; only the JIT has native code to name.
-        assert!(eval_summary.native_code.is_empty() && !jit_summary.native_code.is_empty());
-        let counts = |s: t27_run::Summary| t27_run::Summary {
+        assert!(eval_summary.native_code.is_empty());
+        let counts = |s: &t27_run::Summary| t27_run::Summary {
             native_code: Vec::new(),
-            ..s
+            ..s.clone()
         };
-        assert_eq!(counts(eval_summary), counts(jit_summary));
+        for engine in ENGINES {
+            let (other, summary) = run(&checked, engine);
+            assert!(summary.engine_error.is_none(), "{:?}", summary.engine_error);
+            assert_eq!(
+                listing(&checked, &eval),
+                listing(&checked, &other),
+                "{engine:?} disagrees with the evaluator on {paths:?}"
+            );
+            assert_eq!(counts(&eval_summary), counts(&summary), "{engine:?}");
+            // Which engine answered each block: with no budget, every block that makes a
+            // call or a loop turn went on to native code.
+            let answered: Vec<Engine> = other.iter().map(|r| r.engine.expect("ran")).collect();
+            match engine {
+                Engine::Jit => assert!(answered.iter().all(|e| *e == Engine::Jit)),
+                Engine::Tiered { eval_budget: 0 } => {
+                    assert!(answered.contains(&Engine::Jit), "{paths:?}")
+                }
+                _ => assert!(
+                    answered
+                        .iter()
+                        .all(|e| matches!(e, Engine::Jit | Engine::Eval))
+                ),
+            }
+        }
     }
+}
+
+/// The tiered engine answers light blocks on the evaluator and compiles heavy ones.
+#[test]
+fn the_tiered_engine_evaluates_light_blocks_and_compiles_heavy_ones() {
+    let checked = check_paths(
+        &t27_files(Path::new("specs/queen")),
+        &mut MemLoader::default(),
+    );
+    let (reports, summary) = run(&checked, Engine::DEFAULT);
+    assert!(reports.iter().all(|r| r.engine == Some(Engine::Eval)));
+    assert!(summary.native_code.is_empty(), "nothing compiled");
+    let checked = check_paths(
+        &[PathBuf::from("tests/fixtures/run/loops.t27")],
+        &mut MemLoader::default(),
+    );
+    let (reports, _) = run(&checked, Engine::DEFAULT);
+    assert!(reports.iter().any(|r| r.engine == Some(Engine::Jit)));
+    assert!(reports.iter().any(|r| r.engine == Some(Engine::Eval)));
 }
 
 #[test]

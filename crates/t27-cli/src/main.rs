@@ -45,6 +45,7 @@ pub enum Color {
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum EngineArg {
+    Tiered,
     Jit,
     Eval,
 }
@@ -75,15 +76,17 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
-    /// Run the test and invariant blocks of specs, natively by default.
+    /// Run the test and invariant blocks of specs.
     Test {
         /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
         paths: Vec<PathBuf>,
         /// The spec root `use` paths start from (as for `check`).
         #[arg(long, value_name = "DIR")]
         root: Option<PathBuf>,
-        /// The engine: native code (`jit`) or the reference evaluator (`eval`).
-        #[arg(long, value_enum, default_value_t = EngineArg::Jit)]
+        /// The engine: each block where it is cheapest (`tiered`: the evaluator, or native
+        /// code for heavy blocks and blocks that run long), native code for every block
+        /// (`jit`), or the reference evaluator (`eval`).
+        #[arg(long, value_enum, default_value_t = EngineArg::Tiered)]
         engine: EngineArg,
         /// Stop a block that runs longer than this many seconds (reported as timed out).
         #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
@@ -193,6 +196,7 @@ fn main() -> ExitCode {
             color,
         } => {
             let engine = match engine {
+                EngineArg::Tiered => t27_run::Engine::DEFAULT,
                 EngineArg::Jit => t27_run::Engine::Jit,
                 EngineArg::Eval => t27_run::Engine::Eval,
             };

@@ -16,6 +16,8 @@ enum Stop {
         right: Option<Shown>,
     },
     Timeout,
+    /// The block ran past the budget it was given (`Machine::run_block_within`).
+    OverBudget,
 }
 
 /// How a statement hands control on.
@@ -39,6 +41,26 @@ pub struct Machine<'p> {
     leaf: Vec<bool>,
     interrupt: &'p AtomicBool,
     ticks: u32,
+    /// Loop turns and calls the running block may still make before it is over budget.
+    budget: u64,
+}
+
+/// How a block's run ended, as the runner reports it.
+fn outcome_of(ended: Run<Flow>) -> Outcome {
+    match ended {
+        Ok(_) => Outcome::Pass,
+        Err(Stop::Trap(kind, span)) => Outcome::Trap { kind, span },
+        Err(Stop::Fail {
+            assert,
+            left,
+            right,
+        }) => Outcome::Fail {
+            assert,
+            left,
+            right,
+        },
+        Err(Stop::Timeout | Stop::OverBudget) => Outcome::Timeout,
+    }
 }
 
 fn trap<T>(kind: TrapKind, span: Span) -> Run<T> {
@@ -73,12 +95,53 @@ impl<'p> Machine<'p> {
                 .collect(),
             interrupt,
             ticks: 0,
+            budget: u64::MAX,
+        }
+    }
+
+    /// The module `var`s as they are now (what a block after this one starts from).
+    pub fn globals(&self) -> Vec<Value> {
+        self.p
+            .globals
+            .iter()
+            .zip(&self.globals)
+            .map(|(g, v)| v.to_value(&g.ty, self.p))
+            .collect()
+    }
+
+    /// Sets the module `var`s (to what another engine left them at).
+    pub fn set_globals(&mut self, values: &[Value]) {
+        for (slot, v) in self.globals.iter_mut().zip(values) {
+            *slot = Rt::from_value(v);
+        }
+    }
+
+    /// Runs a block as [`Machine::run_block`] does, but gives up once it has made `budget`
+    /// loop turns and calls: `None` then, with the module `var`s as they were before it.
+    pub fn run_block_within(&mut self, test: TestId, budget: u64) -> Option<Outcome> {
+        let before = (!self.globals.is_empty())
+            .then(|| self.globals.iter().map(Rt::snapshot).collect::<Vec<Rt>>());
+        self.budget = budget;
+        let outcome = self.run(test);
+        self.budget = u64::MAX;
+        match outcome {
+            Err(Stop::OverBudget) => {
+                if let Some(before) = before {
+                    self.globals = before;
+                }
+                None
+            }
+            other => Some(outcome_of(other)),
         }
     }
 
     /// Runs one test or invariant block to its end, its first false assert, a trap, or the
     /// interrupt.
     pub fn run_block(&mut self, test: TestId) -> Outcome {
+        outcome_of(self.run(test))
+    }
+
+    fn run(&mut self, test: TestId) -> Run<Flow> {
         let t = &self.p.tests[test.index()];
         let mut frame: Vec<Rt> = t
             .body
@@ -87,20 +150,7 @@ impl<'p> Machine<'p> {
             .map(|l| Rt::zero(&l.ty, self.p))
             .collect();
         self.depth = 0;
-        match self.block(&mut frame, &t.body.block) {
-            Ok(_) => Outcome::Pass,
-            Err(Stop::Trap(kind, span)) => Outcome::Trap { kind, span },
-            Err(Stop::Fail {
-                assert,
-                left,
-                right,
-            }) => Outcome::Fail {
-                assert,
-                left,
-                right,
-            },
-            Err(Stop::Timeout) => Outcome::Timeout,
-        }
+        self.block(&mut frame, &t.body.block)
     }
 
     /// Calls a function with argument values (for benchmarks and tools).
@@ -116,12 +166,16 @@ impl<'p> Machine<'p> {
                 left,
                 right,
             },
-            Stop::Timeout => Outcome::Timeout,
+            Stop::Timeout | Stop::OverBudget => Outcome::Timeout,
         })
     }
 
     /// Polls the interrupt now and then: at every loop iteration and call.
     fn tick(&mut self) -> Run<()> {
+        self.budget = match self.budget.checked_sub(1) {
+            Some(left) => left,
+            None => return Err(Stop::OverBudget),
+        };
         self.ticks = self.ticks.wrapping_add(1);
         if self.ticks.is_multiple_of(1024) && self.interrupt.load(Ordering::Relaxed) {
             return Err(Stop::Timeout);

@@ -34,6 +34,35 @@ impl Rt {
         }
     }
 
+    /// The value of type `ty` this run-time value holds.
+    pub fn to_value(&self, ty: &Ty, p: &Program) -> Value {
+        match (self, ty) {
+            (Rt::Shared(cell), _) => cell.borrow().to_value(ty, p),
+            (Rt::Int(v), _) => Value::Int((*v).into()),
+            (Rt::Bool(b), _) => Value::Bool(*b),
+            (Rt::F64(x), _) => Value::F64(*x),
+            (Rt::Str(s), _) => Value::Str(s.to_vec()),
+            (Rt::Agg(items), Ty::Array(elem, _)) => {
+                Value::Array(items.iter().map(|x| x.to_value(elem, p)).collect())
+            }
+            (Rt::Agg(items), Ty::Tuple(ts)) => Value::Tuple(
+                items
+                    .iter()
+                    .zip(ts)
+                    .map(|(x, t)| x.to_value(t, p))
+                    .collect(),
+            ),
+            (Rt::Agg(items), Ty::Struct(id)) => Value::Struct(
+                items
+                    .iter()
+                    .zip(&p.structs[id.index()].fields)
+                    .map(|(x, f)| x.to_value(&f.ty, p))
+                    .collect(),
+            ),
+            _ => Value::Int(0.into()),
+        }
+    }
+
     /// The value `undefined` and zeroed memory stand for.
     pub fn zero(ty: &Ty, p: &Program) -> Rt {
         match ty {

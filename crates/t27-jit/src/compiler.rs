@@ -399,6 +399,40 @@ impl<'p> JitProgram<'p> {
         }
     }
 
+    /// The module `var`s as they are now (what a block after this one starts from).
+    pub fn globals(&self) -> Vec<IrValue> {
+        let base = self.globals.as_ptr() as *const u8;
+        self.p
+            .globals
+            .iter()
+            .zip(&self.global_offsets)
+            // SAFETY: the globals buffer holds every module `var` at its offset.
+            .map(|(g, off)| unsafe { layout::read_value(base.add(*off as usize), &g.ty, self.p) })
+            .collect()
+    }
+
+    /// Sets the module `var`s (to what another engine left them at).
+    pub fn set_globals(&mut self, values: &[IrValue]) {
+        let base = self.globals.as_mut_ptr() as *mut u8;
+        for ((g, off), v) in self.p.globals.iter().zip(&self.global_offsets).zip(values) {
+            // SAFETY: the globals buffer was sized from the same layout.
+            unsafe {
+                layout::write_value(
+                    base.add(*off as usize),
+                    v,
+                    &g.ty,
+                    self.p,
+                    &mut self.global_arena,
+                )
+            };
+        }
+    }
+
+    /// Whether a block's native code is here.
+    pub fn has_block(&self, test: TestId) -> bool {
+        self.block_code[test.index()].is_some()
+    }
+
     /// Runs one block's native code; `None` when the block was not among those compiled.
     pub fn run_block(&mut self, test: TestId) -> Option<Outcome> {
         let code = self.block_code[test.index()]?;

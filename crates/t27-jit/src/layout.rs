@@ -193,6 +193,44 @@ pub unsafe fn read_shown(src: *const u8, ty: &Ty, p: &Program) -> Shown {
     }
 }
 
+/// Reads a value of type `ty` at `src`.
+///
+/// # Safety
+/// `src` must point to a live value of type `ty` in the layout above.
+pub unsafe fn read_value(src: *const u8, ty: &Ty, p: &Program) -> Value {
+    unsafe {
+        match ty {
+            Ty::Int(t) => Value::Int(read_int(src, *t).into()),
+            Ty::Bool => Value::Bool(src.read() != 0),
+            Ty::F64 => Value::F64((src as *const f64).read_unaligned()),
+            Ty::Str => match read_shown(src, ty, p) {
+                Shown::Str(bytes) => Value::Str(bytes),
+                _ => Value::Str(Vec::new()),
+            },
+            Ty::Array(elem, n) => {
+                let step = stride(elem, p) as usize;
+                Value::Array(
+                    (0..*n as usize)
+                        .map(|i| read_value(src.add(i * step), elem, p))
+                        .collect(),
+                )
+            }
+            Ty::Tuple(_) | Ty::Struct(_) => {
+                let items = fields(ty, p)
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| read_value(src.add(field_offset(ty, i, p) as usize), f, p))
+                    .collect();
+                match ty {
+                    Ty::Tuple(_) => Value::Tuple(items),
+                    _ => Value::Struct(items),
+                }
+            }
+            _ => Value::Int(0.into()),
+        }
+    }
+}
+
 /// Deep equality of two values of type `ty` in memory (strings by their bytes).
 ///
 /// # Safety

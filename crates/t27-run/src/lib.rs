@@ -6,6 +6,8 @@
 
 #![deny(clippy::unwrap_used)]
 
+mod engines;
+mod estimate;
 mod naming;
 mod report;
 mod runner;

@@ -1,7 +1,7 @@
 //! Block results as text for people, JSON lines for tools, and JUnit XML for CI.
 
 use crate::naming::constant_name;
-use crate::runner::{BlockReport, NotRun, Result, Summary};
+use crate::runner::{BlockReport, Engine, NotRun, Result, Summary};
 use serde_json::json;
 use t27_check::Checked;
 use t27_diag::{LineIndex, Sources};
@@ -239,6 +239,7 @@ pub fn json_block(checked: &Checked, r: &BlockReport) -> String {
         "runtime_asserts": b.test.runtime_asserts,
         "folded_asserts": b.test.folded_asserts,
         "duration_ms": r.duration.as_secs_f64() * 1e3,
+        "engine": r.engine.map(Engine::name),
     });
     if let Result::NotRun(why) = &r.result {
         obj["reason"] = json!(reason(checked, why));

@@ -1,8 +1,8 @@
 //! Running the selected blocks, module by module, in declaration order.
 
+use crate::engines::Engines;
 use crate::select::select;
 use crate::watchdog::Watchdog;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use t27_check::{Blocker, Checked};
 use t27_ir::{ModuleId, Outcome, TestId};
@@ -13,6 +13,26 @@ pub enum Engine {
     Jit,
     /// The reference evaluator.
     Eval,
+    /// Each block where it is cheapest: compiled up front when its code says it is heavy
+    /// (`estimate.rs`), otherwise evaluated, and run again natively, from where it started,
+    /// if the evaluation makes more than `eval_budget` loop turns and calls.
+    Tiered { eval_budget: u64 },
+}
+
+impl Engine {
+    /// The default engine: tiered, with the evaluator's budget about the time it takes to
+    /// compile a block.
+    pub const DEFAULT: Engine = Engine::Tiered {
+        eval_budget: 20_000,
+    };
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Jit => "jit",
+            Engine::Eval => "eval",
+            Engine::Tiered { .. } => "tiered",
+        }
+    }
 }
 
 pub struct RunOptions {
@@ -44,6 +64,8 @@ pub struct BlockReport {
     pub test: TestId,
     pub result: Result,
     pub duration: Duration,
+    /// The engine that answered (`Jit` or `Eval`); `None` for a block not run.
+    pub engine: Option<Engine>,
 }
 
 impl BlockReport {
@@ -88,63 +110,51 @@ pub fn run(
             .spawn_scoped(scope, || {
                 let watchdog = Watchdog::new();
                 let mut summary = Summary::default();
-                // The whole program is compiled once, before the first block runs.
-                // Only the blocks that will run, and what they call, are compiled.
                 let runnable: Vec<TestId> = selected.iter().flat_map(|m| m.runnable()).collect();
-                let mut jit = (opts.engine == Engine::Jit && !runnable.is_empty()).then(|| {
-                    let blocks = runnable;
-                    t27_jit::JitProgram::compile(p, &blocks, Arc::clone(&watchdog.flag))
-                });
-                match &jit {
-                    Some(Err(e)) => summary.engine_error = Some(e.to_string()),
-                    Some(Ok(native)) => summary.native_code = native.native_code().to_vec(),
-                    None => {}
-                }
+                let mut engines = Engines::new(p, opts.engine, &runnable, &watchdog.flag);
                 for module in &selected {
-                    let mut record = |test: TestId, result: Result, duration: Duration| {
+                    let mut record = |test: TestId,
+                                      result: Result,
+                                      duration: Duration,
+                                      engine: Option<Engine>| {
                         let report = BlockReport {
                             module: module.module,
                             test,
                             result,
                             duration,
+                            engine,
                         };
                         tally(&mut summary, &report, p.tests[test.index()].runtime_asserts);
                         on_block(&report);
                     };
                     // Module `var`s start at their initial values for each module.
-                    if let (Engine::Jit, Some(Ok(native))) = (opts.engine, jit.as_mut()) {
-                        native.reset_globals();
-                    }
-                    let mut eval = None;
-                    let mut run_block = |t: TestId| -> Option<Outcome> {
-                        match (opts.engine, jit.as_mut()) {
-                            (Engine::Jit, Some(Ok(native))) => native.run_block(t),
-                            (Engine::Jit, _) => None,
-                            (Engine::Eval, _) => Some(
-                                eval.get_or_insert_with(|| {
-                                    t27_eval::Machine::new(p, &watchdog.flag)
-                                })
-                                .run_block(t),
-                            ),
-                        }
-                    };
+                    engines.start_module();
                     for (t, blocker) in &module.blocks {
                         let t = *t;
                         if let Some(b) = blocker {
                             let why = NotRun::Blocked(Box::new(b.clone()));
-                            record(t, Result::NotRun(why), Duration::ZERO);
+                            record(t, Result::NotRun(why), Duration::ZERO, None);
                             continue;
                         }
                         let started = Instant::now();
                         watchdog.arm(opts.timeout);
-                        let outcome = run_block(t);
+                        let ran = engines.run(t);
                         watchdog.disarm();
-                        match outcome {
-                            Some(o) => record(t, Result::Ran(o), started.elapsed()),
-                            None => record(t, Result::NotRun(NotRun::NoNativeCode), Duration::ZERO),
+                        match ran {
+                            Some((o, engine)) => {
+                                record(t, Result::Ran(o), started.elapsed(), Some(engine))
+                            }
+                            None => record(
+                                t,
+                                Result::NotRun(NotRun::NoNativeCode),
+                                Duration::ZERO,
+                                None,
+                            ),
                         }
                     }
                 }
+                summary.engine_error = engines.error.clone();
+                summary.native_code = engines.native_code();
                 summary
             });
         if let Ok(handle) = worker {

@@ -1,0 +1,121 @@
+//! How much work a block can do, from its code alone: the loop turns and calls it can make at
+//! most, with loops bounded by a constant (`while (i < N)`) counted `N + 1` times and any other
+//! loop, or recursion, unbounded. The tiered engine compiles a block to native code up front
+//! when this is above [`HEAVY`]; every other block starts on the evaluator, under a budget
+//! (see `runner.rs`), so an estimate that is wrong costs time, never a different answer.
+
+use t27_ir::{BinOp, Block, Expr, ExprKind, FnId, Part, Program, StmtKind, Test, Value};
+
+/// Loop turns and calls above which a block is compiled rather than evaluated: about the
+/// work the evaluator does in the time Cranelift takes to compile a small block.
+pub const HEAVY: u64 = 10_000;
+
+/// Memoised costs of functions, for every block of a program.
+pub struct Estimate<'p> {
+    p: &'p Program,
+    /// `None`: not known yet; `Some(None)`: being computed (a call back here is recursion).
+    costs: Vec<Option<Option<u64>>>,
+}
+
+impl<'p> Estimate<'p> {
+    pub fn new(p: &'p Program) -> Estimate<'p> {
+        Estimate {
+            p,
+            costs: vec![None; p.functions.len()],
+        }
+    }
+
+    /// Whether the block is worth compiling before it runs.
+    pub fn heavy(&mut self, t: &Test) -> bool {
+        self.block(&t.body.block).is_none_or(|c| c > HEAVY)
+    }
+
+    /// The cost of a function body; `None` when it is unbounded.
+    fn function(&mut self, f: FnId) -> Option<u64> {
+        match self.costs[f.index()] {
+            Some(known) => return known,
+            None => self.costs[f.index()] = Some(None),
+        }
+        let p = self.p;
+        let cost = self.block(&p.functions[f.index()].body.block);
+        self.costs[f.index()] = Some(cost);
+        cost
+    }
+
+    fn block(&mut self, b: &Block) -> Option<u64> {
+        let mut total: u64 = 0;
+        for s in &b.stmts {
+            let cost = match &s.kind {
+                StmtKind::While { cond, body, step } => {
+                    let turns = loop_bound(self.p, cond)?;
+                    let once = self
+                        .expr(cond)?
+                        .checked_add(self.block(body)?)?
+                        .checked_add(self.block(step)?)?
+                        .checked_add(1)?;
+                    turns.checked_mul(once)?
+                }
+                _ => {
+                    let mut cost = Some(1u64);
+                    s.for_each_part(&mut |part| {
+                        let c = match part {
+                            Part::Expr(e) => self.expr(e),
+                            Part::Block(b) => self.block(b),
+                        };
+                        cost = cost.zip(c).and_then(|(a, b)| a.checked_add(b));
+                    });
+                    cost?
+                }
+            };
+            total = total.checked_add(cost)?;
+        }
+        Some(total)
+    }
+
+    fn expr(&mut self, e: &Expr) -> Option<u64> {
+        let mut cost = match &e.kind {
+            ExprKind::Call(f, _) => self.function(*f)?.checked_add(1)?,
+            _ => 0,
+        };
+        let mut ok = true;
+        e.for_each_child(&mut |x| match self.expr(x) {
+            Some(c) if ok => cost = cost.saturating_add(c),
+            _ => ok = false,
+        });
+        ok.then_some(cost)
+    }
+}
+
+/// At most how many times a loop on `cond` turns, when `cond` compares a local with a
+/// constant from below (`i < N`, `i <= N`): a counter that starts at zero or above.
+fn loop_bound(p: &Program, cond: &Expr) -> Option<u64> {
+    let ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le), l, r) = &cond.kind else {
+        return None;
+    };
+    if !matches!(strip(l).kind, ExprKind::Local(_)) {
+        return None;
+    }
+    let limit = match &strip(r).kind {
+        ExprKind::Lit(Value::Int(v)) => v.clone(),
+        ExprKind::Const(id) => match &p.consts[id.index()].value {
+            Some(Value::Int(v)) => v.clone(),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let limit = u64::try_from(limit).ok()?;
+    let turns = if *op == BinOp::Le {
+        limit.checked_add(1)?
+    } else {
+        limit
+    };
+    turns.checked_add(1)
+}
+
+/// An expression without the widening casts the checker inserts.
+fn strip(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Cast(x) => strip(x),
+        _ => e,
+    }
+}
