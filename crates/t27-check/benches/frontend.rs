@@ -4,6 +4,9 @@
 //!
 //! Run: `cargo bench -p t27-check --bench frontend` (figures go in BENCHMARKS.md).
 //! `T27_BENCH_MB=10` sets the large size; the small one is a tenth of it.
+//! `T27_BENCH_WRITE=DIR` writes the trees to disk instead, for timing whole `t27` processes:
+//! `DIR/generated/specs/` (the generated tree at `T27_BENCH_MB`) and `DIR/owner/specs/` (the
+//! owner's specs copied to 0.48 MB, the size of their whole tree).
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -240,9 +243,35 @@ fn compare(what: &str, make: fn(f64) -> Vec<(PathBuf, String)>, large: f64, runs
     println!("  size x{size_ratio:.1} -> whole-check time x{time_ratio:.1}");
 }
 
+/// Writes `files` under `dir`.
+fn write_tree(dir: &Path, files: &[(PathBuf, String)]) {
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("create the folder");
+        std::fs::write(&path, text).expect("write the spec");
+    }
+    let bytes: usize = files.iter().map(|(_, t)| t.len()).sum();
+    println!(
+        "{}: {} modules, {:.2} MB",
+        dir.display(),
+        files.len(),
+        bytes as f64 / 1e6
+    );
+}
+
 fn main() {
     // The allocator of the `t27` binary, so the figures are those of `t27 check`.
     t27_alloc::setup();
+    if let Some(dir) = std::env::var_os("T27_BENCH_WRITE") {
+        let mb: f64 = std::env::var("T27_BENCH_MB")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(5.4);
+        let dir = PathBuf::from(dir);
+        write_tree(&dir.join("generated"), &tree(mb));
+        write_tree(&dir.join("owner"), &owner_tree(0.48));
+        return;
+    }
     // `cargo bench` passes `--bench`; `cargo test --benches` runs this once, small, as a smoke test.
     let smoke = !std::env::args().any(|a| a == "--bench");
     let large: f64 = std::env::var("T27_BENCH_MB")

@@ -114,20 +114,28 @@ pub(crate) fn load_all(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn 
         tokens: 0,
     };
     let mut by_path: HashMap<PathBuf, usize> = HashMap::new();
+    // The requested files are read in order, then decoded and parsed on every core: they
+    // are most of the work, and each file's parse depends on nothing else.
+    let mut read: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut seen: HashMap<PathBuf, usize> = HashMap::new();
     for f in files {
         let key = normalize(f);
-        if let Some(&m) = by_path.get(&key) {
-            loaded.modules[m].requested = true;
+        if seen.contains_key(&key) {
             continue;
         }
         match loader.read(f) {
             Ok(bytes) => {
-                let r = spec_root(f, root);
-                let m = add_module(&mut loaded, f.clone(), r, &bytes, true);
-                by_path.insert(key, m);
+                seen.insert(key, read.len());
+                read.push((f.clone(), bytes));
             }
             Err(e) => loaded.io_errors.push((f.clone(), e)),
         }
+    }
+    let parsed = parse_in_parallel(&read);
+    for ((f, bytes), parsed) in read.iter().zip(parsed) {
+        let r = spec_root(f, root);
+        let m = add_parsed(&mut loaded, f.clone(), r, bytes.len(), parsed, true);
+        by_path.insert(normalize(f), m);
     }
     // Resolve `use` paths breadth first; newly loaded modules are appended and visited too.
     let mut next = 0;
@@ -159,6 +167,65 @@ pub(crate) fn load_all(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn 
     loaded
 }
 
+/// What decoding and parsing one file gives: its text, the decoding errors, the parse.
+type ParsedFile = (String, Vec<Diagnostic>, t27_syntax::Parsed);
+
+fn decode_and_parse(file_id: FileId, bytes: &[u8]) -> ParsedFile {
+    let (text, decode_errors) = t27_syntax::decode(file_id, bytes);
+    let parsed = t27_syntax::parse(file_id, &text);
+    (text, decode_errors, parsed)
+}
+
+/// Decodes and parses `files` (which become file ids 0, 1, ... in order) on every core,
+/// largest first, each thread taking the next file when it is done with one.
+fn parse_in_parallel(files: &[(PathBuf, Vec<u8>)]) -> Vec<ParsedFile> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(files.len());
+    let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
+    // A small request is parsed on this thread: starting threads would cost more.
+    if threads <= 1 || bytes < 256 * 1024 {
+        return files
+            .iter()
+            .enumerate()
+            .map(|(i, (_, b))| decode_and_parse(FileId(i as u32), b))
+            .collect();
+    }
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(files[i].1.len()));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<Option<ParsedFile>> = (0..files.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&i) = order.get(k) else { break };
+                        done.push((i, decode_and_parse(FileId(i as u32), &files[i].1)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        for w in workers {
+            // A panic in a parser thread is a bug; the file is then parsed again here,
+            // where the panic reaches the caller as it would have without threads.
+            if let Ok(done) = w.join() {
+                for (i, r) in done {
+                    results[i] = Some(r);
+                }
+            }
+        }
+    });
+    results
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| r.unwrap_or_else(|| decode_and_parse(FileId(i as u32), &files[i].1)))
+        .collect()
+}
+
 fn add_module(
     loaded: &mut Loaded,
     path: PathBuf,
@@ -167,9 +234,21 @@ fn add_module(
     requested: bool,
 ) -> usize {
     let file_id = FileId(loaded.sources.len() as u32);
-    let (text, decode_errors) = t27_syntax::decode(file_id, bytes);
-    loaded.bytes += bytes.len();
-    let parsed = t27_syntax::parse(file_id, &text);
+    let parsed = decode_and_parse(file_id, bytes);
+    add_parsed(loaded, path, root, bytes.len(), parsed, requested)
+}
+
+/// Adds a parsed file as the next module (its file id is the next one).
+fn add_parsed(
+    loaded: &mut Loaded,
+    path: PathBuf,
+    root: PathBuf,
+    size: usize,
+    (text, decode_errors, parsed): ParsedFile,
+    requested: bool,
+) -> usize {
+    let file_id = FileId(loaded.sources.len() as u32);
+    loaded.bytes += size;
     loaded.tokens += parsed.token_count;
     loaded.diagnostics.extend(decode_errors);
     loaded.diagnostics.extend(parsed.diagnostics);

@@ -99,6 +99,17 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// Sets every module `var` to its initial value: the start of a module run.
+    pub fn reset_globals(&mut self) {
+        let p = self.p;
+        for (slot, g) in self.globals.iter_mut().zip(&p.globals) {
+            *slot = g
+                .value
+                .as_ref()
+                .map_or_else(|| Rt::zero(&g.ty, p), Rt::from_value);
+        }
+    }
+
     /// The module `var`s as they are now (what a block after this one starts from).
     pub fn globals(&self) -> Vec<Value> {
         self.p

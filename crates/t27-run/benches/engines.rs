@@ -345,15 +345,45 @@ fn replay_spec(asserts: usize) -> String {
     s
 }
 
+/// Writes spec trees to disk for timing whole `t27` processes (`T27_BENCH_WRITE=DIR`):
+/// `DIR/compute/specs` (the full compute sweep) and `DIR/replay/specs` (1,000,000 asserts).
+fn write_trees(dir: &Path, dispatch: &str) {
+    let rounds = 102_000;
+    let expected = sweep_rust(rounds);
+    let trees = [
+        (
+            "compute",
+            "compute.t27",
+            compute_spec(rounds, expected, false),
+        ),
+        ("replay", "replay.t27", replay_spec(1_000_000)),
+    ];
+    for (name, file, text) in trees {
+        let specs = dir.join(name).join("specs");
+        for (path, text) in [
+            (specs.join("queen/dispatch.t27"), dispatch.to_string()),
+            (specs.join("bench").join(file), text),
+        ] {
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("create the folder");
+            std::fs::write(&path, text).expect("write the spec");
+        }
+        println!("{}", specs.join("bench").join(file).display());
+    }
+}
+
 fn main() {
     // The allocator of the `t27` binary, so the figures are those of `t27 test`.
     t27_alloc::setup();
     let smoke = !std::env::args().any(|a| a == "--bench");
     let dispatch = owner_spec();
+    if let Some(dir) = std::env::var_os("T27_BENCH_WRITE") {
+        write_trees(Path::new(&dir), &dispatch);
+        return;
+    }
     let owner = vec![("specs/queen/dispatch.t27", dispatch.clone())];
 
     println!("t27 test specs/queen/dispatch.t27, end to end (check, compile, run):");
-    for engine in [Engine::Jit, Engine::Eval] {
+    for engine in [Engine::DEFAULT, Engine::Jit, Engine::Eval] {
         let best = (0..if smoke { 1 } else { 5 })
             .map(|_| check_and_run(&owner, engine))
             .min_by_key(|r| r.0)
@@ -380,7 +410,7 @@ fn main() {
     let rust = best_of_3(&|| timed(sweep_rust));
     let rust_opaque = best_of_3(&|| timed(sweep_rust_opaque));
     let rust_calls = best_of_3(&|| timed(sweep_rust_calls));
-    let jit_sweep = |opaque: bool| {
+    let sweep_on = |engine: Engine, opaque: bool| {
         let files = vec![
             ("specs/queen/dispatch.t27", dispatch.clone()),
             (
@@ -389,13 +419,14 @@ fn main() {
             ),
         ];
         best_of_3(&|| {
-            let (t, passed, _) = check_and_run(&files, Engine::Jit);
+            let (t, passed, _) = check_and_run(&files, engine);
             assert_eq!(passed, 1, "the JIT sweep must match the Rust sweep");
             t
         })
     };
-    let jit = jit_sweep(false);
-    let jit_opaque = jit_sweep(true);
+    let jit = sweep_on(Engine::Jit, false);
+    let jit_opaque = sweep_on(Engine::Jit, true);
+    let tiered = sweep_on(Engine::DEFAULT, false);
     let per_call = |d: Duration, n: u64| d.as_secs_f64() * 1e9 / n as f64;
     let line = |label: &str, d: Duration, n: u64| {
         println!(
@@ -409,6 +440,11 @@ fn main() {
     line("Rust (-O, calls kept):", rust_calls, calls);
     line("JIT (end to end):", jit, calls);
     line("JIT, domain as parameters:", jit_opaque, calls);
+    line("tiered (the default engine):", tiered, calls);
+    println!(
+        "  the default engine takes {:.2}x the time of the JIT",
+        tiered.as_secs_f64() / jit.as_secs_f64()
+    );
     // The evaluator takes minutes for the full sweep: it runs a hundredth of it.
     let eval_rounds = (rounds / 100).max(1);
     let eval_calls = CALLS_PER_ROUND * eval_rounds as u64;

@@ -85,7 +85,10 @@ impl<'a> Engines<'a> {
 
     /// A module's blocks start: its `var`s are at their initial values.
     pub fn start_module(&mut self) {
-        self.eval = None;
+        // One machine for the whole run: making one converts every constant of the program.
+        if let Some(eval) = &mut self.eval {
+            eval.reset_globals();
+        }
         if let Some(jit) = &mut self.jit {
             jit.reset_globals();
         }

@@ -10,6 +10,10 @@ use std::time::{Duration, Instant};
 struct State {
     deadline: Option<Instant>,
     quit: bool,
+    /// Whether the thread waits with no deadline, so that only a new one wakes it. Otherwise
+    /// it wakes at the deadline it last saw and looks again: arming and disarming need not
+    /// wake it, which on short blocks would cost more than the blocks.
+    idle: bool,
 }
 
 pub struct Watchdog {
@@ -40,8 +44,10 @@ impl Watchdog {
         let (lock, cv) = &*self.state;
         if let Ok(mut s) = lock.lock() {
             s.deadline = Some(Instant::now() + budget);
+            if s.idle {
+                cv.notify_all();
+            }
         }
-        cv.notify_all();
     }
 
     /// Ends the budget of a block.
@@ -50,7 +56,6 @@ impl Watchdog {
         if let Ok(mut s) = lock.lock() {
             s.deadline = None;
         }
-        cv.notify_all();
         self.flag.store(false, Ordering::SeqCst);
     }
 }
@@ -63,10 +68,15 @@ fn watch(state: &(Mutex<State>, Condvar), flag: &AtomicBool) {
             return;
         }
         s = match s.deadline {
-            None => match cv.wait(s) {
-                Ok(g) => g,
-                Err(_) => return,
-            },
+            None => {
+                s.idle = true;
+                let mut g = match cv.wait(s) {
+                    Ok(g) => g,
+                    Err(_) => return,
+                };
+                g.idle = false;
+                g
+            }
             Some(deadline) => {
                 let now = Instant::now();
                 if now >= deadline {
