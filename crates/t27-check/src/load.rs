@@ -430,3 +430,44 @@ fn report_cycles(loaded: &mut Loaded) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Files parsed on every core give exactly what parsing them one by one gives: the same
+    /// trees, the same diagnostics with the same file ids, in the request's order.
+    #[test]
+    fn parsing_in_parallel_gives_what_parsing_in_order_gives() {
+        let files: Vec<(PathBuf, Vec<u8>)> = (0..40)
+            .map(|i| {
+                let mut text = format!("module M{i};\n");
+                for j in 0..(200 + 37 * i) {
+                    text.push_str(&format!("pub const C{j} : u32 = {j};\n"));
+                }
+                // A mistake in some files, bad bytes in others.
+                if i % 3 == 0 {
+                    text.push_str("pub fn broken( -> u32 { return 1 }\n");
+                }
+                let mut bytes = text.into_bytes();
+                if i % 5 == 0 {
+                    bytes.extend_from_slice(b"; \xff\n");
+                }
+                (PathBuf::from(format!("specs/m{i}.t27")), bytes)
+            })
+            .collect();
+        assert!(files.iter().map(|(_, b)| b.len()).sum::<usize>() > 256 * 1024);
+        let parallel = parse_in_parallel(&files);
+        assert_eq!(parallel.len(), files.len());
+        for (i, ((_, bytes), (text, decode_errors, parsed))) in
+            files.iter().zip(parallel).enumerate()
+        {
+            let (t, d, p) = decode_and_parse(FileId(i as u32), bytes);
+            assert_eq!(text, t);
+            assert_eq!(decode_errors, d);
+            assert_eq!(parsed.file, p.file);
+            assert_eq!(parsed.diagnostics, p.diagnostics);
+            assert_eq!(parsed.token_count, p.token_count);
+        }
+    }
+}
