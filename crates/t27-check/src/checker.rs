@@ -75,12 +75,14 @@ pub(crate) struct Checker {
     /// Spans of lexical and syntax errors: analyses of a body with one inside are skipped
     /// where the broken syntax would make them wrong (missing returns, unreachable code).
     pub syntax_errors: Vec<(FileId, Span)>,
-    /// Every name resolved through a `use`, where it was written.
+    /// Every name resolved through a `use` that has an error, where it was written.
     pub import_uses: Vec<ImportUse>,
+    /// The `use`s with an error, by file and the start of the name they import.
+    pub broken_imports: rustc_hash::FxHashSet<(FileId, u32)>,
 }
 
-/// A name written at `site` in `file` that a `use` imported; `import` is the span of the
-/// name in that `use` (as in [`Scope::imports`]).
+/// A name written at `site` in `file` that a `use` with an error imported; `import` is the
+/// span of the name in that `use` (as in [`Scope::imports`]).
 #[derive(Clone, Copy, Debug)]
 pub struct ImportUse {
     pub file: FileId,
@@ -109,9 +111,12 @@ impl Checker {
             test_ast: Vec::new(),
             syntax_errors,
             import_uses: Vec::new(),
+            broken_imports: Default::default(),
         };
         c.collect_declarations();
         c.resolve_imports();
+        // Every error of a `use` is known by now (loading, resolving imports).
+        c.find_broken_imports();
         c.resolve_structs();
         c.resolve_signatures();
         // Module `var`s first: a constant that reads one is then reported as not computable.
@@ -133,6 +138,32 @@ impl Checker {
             diagnostics: c.diags,
             syntax: asts,
             import_uses: c.import_uses,
+        }
+    }
+
+    /// Marks the `use`s that have an error (any error whose span starts inside the `use`).
+    fn find_broken_imports(&mut self) {
+        let errors: Vec<(FileId, u32)> = self
+            .diags
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| (d.file, d.primary.span.start))
+            .collect();
+        if errors.is_empty() {
+            return;
+        }
+        for m in self.modules.iter() {
+            for item in &m.ast.items {
+                let ast::ItemKind::Use(u) = &item.kind else {
+                    continue;
+                };
+                let broken = errors
+                    .iter()
+                    .any(|&(f, at)| f == m.file && item.span.start <= at && at <= item.span.end);
+                if let (true, Some(last)) = (broken, u.path.last()) {
+                    self.broken_imports.insert((m.file, last.span.start));
+                }
+            }
         }
     }
 
@@ -164,13 +195,15 @@ impl Checker {
         let found = match scope.items.get(first.name.as_str()) {
             Some((def, _)) => Some(*def),
             None => scope.imports.get(first.name.as_str()).map(|(def, import)| {
-                // Which declarations reach an import decides which blocks a broken `use`
-                // keeps from running (`isolate.rs`).
-                self.import_uses.push(ImportUse {
-                    file,
-                    site: first.span,
-                    import: *import,
-                });
+                // Which declarations reach a broken `use` decides which blocks it keeps
+                // from running (`isolate.rs`).
+                if self.broken_imports.contains(&(file, import.start)) {
+                    self.import_uses.push(ImportUse {
+                        file,
+                        site: first.span,
+                        import: *import,
+                    });
+                }
                 *def
             }),
         };

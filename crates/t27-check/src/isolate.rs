@@ -274,8 +274,14 @@ impl<'c> Isolation<'c> {
         let Node::Item(item) = node else {
             return Vec::new();
         };
+        // Each once, in order: a replay block names the same function a million times.
         let mut refs: Vec<ItemRef> = Vec::new();
-        let mut push = |r: ItemRef| refs.push(r);
+        let mut named: HashSet<ItemRef> = HashSet::default();
+        let mut push = |r: ItemRef| {
+            if r != item && named.insert(r) {
+                refs.push(r)
+            }
+        };
         let mut first = Vec::new();
         match item {
             ItemRef::Test(t) => {
@@ -318,7 +324,7 @@ impl<'c> Isolation<'c> {
         let mut seen = HashSet::default();
         first
             .into_iter()
-            .chain(refs.into_iter().filter(|r| *r != item).map(|r| {
+            .chain(refs.into_iter().map(|r| {
                 let reach = match r {
                     ItemRef::Fn(_) => Reach::Calls,
                     ItemRef::Const(_) => Reach::Reads,

@@ -45,8 +45,8 @@ pub struct Checked {
     pub io_errors: Vec<(PathBuf, String)>,
     /// The syntax tree of every module, in the order of `program.modules`.
     pub syntax: Vec<t27_syntax::ast::SourceFile>,
-    /// Every name resolved through a `use`, where it was written: what ties a declaration to
-    /// the `use` it reaches (see [`Isolation`]).
+    /// Every name resolved through a `use` that has an error, where it was written: what ties
+    /// a declaration to the broken `use` it reaches (see [`Isolation`]).
     pub import_uses: Vec<ImportUse>,
     pub stats: Stats,
 }

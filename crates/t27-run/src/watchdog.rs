@@ -52,7 +52,7 @@ impl Watchdog {
 
     /// Ends the budget of a block.
     pub fn disarm(&self) {
-        let (lock, cv) = &*self.state;
+        let (lock, _) = &*self.state;
         if let Ok(mut s) = lock.lock() {
             s.deadline = None;
         }
