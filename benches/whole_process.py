@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Whole-process figures of the `t27` binary (issue #11), for one or more binaries in one run.
+
+Each comparison runs its two commands in turn, A B A B ..., and reports the median of each and
+the median of the ratios pair by pair, so that the machine's drift cancels. Peak memory is the
+largest resident size of the child (getrusage).
+
+    cargo build --release -p t27-cli
+    T27_BENCH_WRITE=/tmp/t27-trees T27_BENCH_MB=5.4 cargo bench -p t27-check --bench frontend
+    T27_BENCH_WRITE=/tmp/t27-trees cargo bench -p t27-run --bench engines
+    python3 benches/whole_process.py /tmp/t27-trees OLD/t27 target/release/t27
+"""
+
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+
+def run(cmd):
+    """Wall seconds and peak resident MiB of one run of `cmd` (its output discarded)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return wall, max(after, before) / 1024
+
+
+def paired(a, b, runs, warmup=2):
+    """Medians of A and B (ms) and the median of A/B pair by pair."""
+    for _ in range(warmup):
+        run(a)
+        run(b)
+    ta, tb = [], []
+    for _ in range(runs):
+        ta.append(run(a)[0])
+        tb.append(run(b)[0])
+    ratio = statistics.median(x / y for x, y in zip(ta, tb))
+    return statistics.median(ta) * 1e3, statistics.median(tb) * 1e3, ratio
+
+
+def peak(cmd):
+    """Peak resident MiB of one run, in a fresh process of its own."""
+    out = subprocess.run(
+        [sys.executable, "-c",
+         "import resource,subprocess,sys;"
+         "subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL);"
+         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"] + cmd,
+        capture_output=True, text=True, check=True)
+    return int(out.stdout) / 1024
+
+
+def main():
+    trees, binaries = sys.argv[1], sys.argv[2:]
+    owner = f"{trees}/owner/specs"
+    compute = f"{trees}/compute/specs/bench/compute.t27"
+    generated = f"{trees}/generated/specs"
+    replay = f"{trees}/replay/specs/bench/replay.t27"
+    size = sum(os.path.getsize(os.path.join(d, f))
+               for d, _, fs in os.walk(generated) for f in fs)
+    for t27 in binaries:
+        print(f"== {t27} ({os.path.getsize(t27) / 1e6:.1f} MB)")
+        t, c, r = paired([t27, "test", "specs/queen"], [t27, "check", "specs/queen"], 40)
+        print(f"seeds: test {t:.2f} ms, check {c:.2f} ms, test/check {r:.2f}x")
+        t, c, r = paired([t27, "test", owner], [t27, "check", owner], 20)
+        print(f"owner-like tree: test {t:.2f} ms, check {c:.2f} ms, test/check {r:.2f}x")
+        d, j, r = paired([t27, "test", compute], [t27, "test", "--engine", "jit", compute], 10)
+        print(f"compute sweep: default engine {d:.1f} ms, --engine jit {j:.1f} ms, {r:.2f}x")
+        g, _, _ = paired([t27, "check", generated], [t27, "check", generated], 5)
+        print(f"check {size / 1e6:.2f} MB generated tree: {g:.1f} ms, {size / 1e3 / g:.1f} MB/s")
+        times = [run([t27, "test", replay])[0] for _ in range(3)]
+        print(f"replay, 1,000,000 asserts: {statistics.median(times):.2f} s, "
+              f"peak {peak([t27, 'test', replay]):.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
