@@ -1,5 +1,5 @@
-//! Random well-typed programs (t27-progen, seeded by the fuzzer) on the reference evaluator and
-//! on the JIT: every block must end the same way.
+//! Random well-typed programs (t27-progen, seeded by the fuzzer) on the reference evaluator, on
+//! the JIT and on the tiered engine: every block must end the same way.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -21,4 +21,7 @@ fuzz_target!(|seed: u64| {
     let eval = outcomes(&checked, Engine::Eval);
     let jit = outcomes(&checked, Engine::Jit);
     assert_eq!(eval, jit, "the engines disagree on seed {seed}:\n{source}");
+    // Blocks that move from the evaluator to native code part way must answer the same.
+    let tiered = outcomes(&checked, Engine::Tiered { eval_budget: 5 });
+    assert_eq!(eval, tiered, "the tiered engine disagrees on seed {seed}:\n{source}");
 });
