@@ -382,21 +382,27 @@ impl<'p> JitProgram<'p> {
     pub fn reset_globals(&mut self) {
         self.globals.iter_mut().for_each(|w| *w = 0);
         self.global_arena = Arena::default();
-        let base = self.globals.as_mut_ptr() as *mut u8;
-        for (g, off) in self.p.globals.iter().zip(&self.global_offsets) {
+        for (i, g) in self.p.globals.iter().enumerate() {
             if let Some(v) = &g.value {
-                // SAFETY: the globals buffer was sized from the same layout.
-                unsafe {
-                    layout::write_value(
-                        base.add(*off as usize),
-                        v,
-                        &g.ty,
-                        self.p,
-                        &mut self.global_arena,
-                    )
-                };
+                self.write_global(i, v);
             }
         }
+    }
+
+    /// Writes module `var` number `i`.
+    fn write_global(&mut self, i: usize, v: &IrValue) {
+        let (g, off) = (&self.p.globals[i], self.global_offsets[i]);
+        let base = self.globals.as_mut_ptr() as *mut u8;
+        // SAFETY: the globals buffer was sized from the same layout.
+        unsafe {
+            layout::write_value(
+                base.add(off as usize),
+                v,
+                &g.ty,
+                self.p,
+                &mut self.global_arena,
+            )
+        };
     }
 
     /// The module `var`s as they are now (what a block after this one starts from).
@@ -413,18 +419,8 @@ impl<'p> JitProgram<'p> {
 
     /// Sets the module `var`s (to what another engine left them at).
     pub fn set_globals(&mut self, values: &[IrValue]) {
-        let base = self.globals.as_mut_ptr() as *mut u8;
-        for ((g, off), v) in self.p.globals.iter().zip(&self.global_offsets).zip(values) {
-            // SAFETY: the globals buffer was sized from the same layout.
-            unsafe {
-                layout::write_value(
-                    base.add(*off as usize),
-                    v,
-                    &g.ty,
-                    self.p,
-                    &mut self.global_arena,
-                )
-            };
+        for (i, v) in values.iter().enumerate().take(self.p.globals.len()) {
+            self.write_global(i, v);
         }
     }
 
