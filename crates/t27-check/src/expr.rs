@@ -124,6 +124,8 @@ impl Checker {
                     let x = self.lower_expr(cx, item, t);
                     out.push(match t {
                         Some(t) => self.coerce(file, x, t),
+                        // A view is not kept in a value: a `[]u8` is held as `[]const u8`.
+                        None if x.ty == Ty::MutSlice => self.coerce(file, x, &Ty::Str),
                         None => x,
                     });
                 }
@@ -346,6 +348,11 @@ impl Checker {
                 .with_help("declare the type, e.g. `const NONE : [0]str = [];`"),
             );
             return Expr::error(span);
+        };
+        // A view is not kept in a value: an array of `[]u8` holds `[]const u8`s.
+        let first_typed = match first_typed {
+            Ty::MutSlice => Ty::Str,
+            t => t,
         };
         out = out
             .into_iter()

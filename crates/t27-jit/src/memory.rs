@@ -37,7 +37,7 @@ impl FnTranslator<'_, '_, '_> {
     pub fn load(&mut self, addr: Value, ty: &Ty) -> Val {
         let flags = MemFlagsData::trusted();
         match ty {
-            Ty::Str => {
+            Ty::Str | Ty::MutSlice => {
                 let p = self.b.ins().load(types::I64, flags, addr, 0);
                 let l = self.b.ins().load(types::I64, flags, addr, 8);
                 Val::Str(p, l)
