@@ -9,20 +9,10 @@ use std::time::Duration;
 use t27_check::Checked;
 use t27_diag::Sources;
 use t27_ir::Outcome;
-use t27_run::{BlockReport, BlockResult, Engine, RunOptions};
+use t27_run::{BlockReport, BlockResult, Engine};
 
 fn run(checked: &Checked, engine: Engine) -> (Vec<BlockReport>, t27_run::Summary) {
-    let opts = RunOptions {
-        engine,
-        timeout: Duration::from_millis(300),
-        filter: None,
-        exact: false,
-    };
-    let mut reports = Vec::new();
-    let summary = t27_run::run(checked, &opts, &mut |r: &BlockReport| {
-        reports.push(r.clone())
-    });
-    (reports, summary)
+    run_blocks(checked, engine, Duration::from_millis(300))
 }
 
 /// A block's outcome without its duration, in words that read well in a snapshot.

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::Duration;
 use t27_check::Checked;
 use t27_diag::{LineIndex, Sources};
-use t27_run::{BlockReport, BlockResult, Engine, NotRun, RunOptions};
+use t27_run::{BlockReport, BlockResult, Engine, NotRun};
 
 const TREE: &str = "tests/fixtures/isolation";
 
@@ -20,17 +20,7 @@ fn checked() -> Checked {
 }
 
 fn run(checked: &Checked, engine: Engine) -> Vec<BlockReport> {
-    let opts = RunOptions {
-        engine,
-        timeout: Duration::from_secs(10),
-        filter: None,
-        exact: false,
-    };
-    let mut reports = Vec::new();
-    t27_run::run(checked, &opts, &mut |r: &BlockReport| {
-        reports.push(r.clone())
-    });
-    reports
+    run_blocks(checked, engine, Duration::from_secs(10)).0
 }
 
 /// Each block's outcome; for one not run, the chain to what is broken and its error.

@@ -50,6 +50,26 @@ pub fn t27_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Runs every block of a checked request on `engine`, each with `timeout`: the reports in
+/// order, and the summary.
+pub fn run_blocks(
+    checked: &Checked,
+    engine: t27_run::Engine,
+    timeout: std::time::Duration,
+) -> (Vec<t27_run::BlockReport>, t27_run::Summary) {
+    let opts = t27_run::RunOptions {
+        engine,
+        timeout,
+        filter: None,
+        exact: false,
+    };
+    let mut reports = Vec::new();
+    let summary = t27_run::run(checked, &opts, &mut |r: &t27_run::BlockReport| {
+        reports.push(r.clone())
+    });
+    (reports, summary)
+}
+
 pub fn check_paths(paths: &[PathBuf], loader: &mut MemLoader) -> Checked {
     check(paths, None, loader)
 }

@@ -83,8 +83,7 @@ impl Blocker {
 
     /// The 1-based line and column of the error.
     pub fn line_col(&self, sources: &dyn Sources) -> (usize, usize) {
-        let text = sources.text(self.file);
-        LineIndex::new(text).line_col(text, self.span.start as usize)
+        line_col(sources, self.file, self.span)
     }
 
     /// In words: "calls `route_of`, which calls `holder_of`: error E1001 at
@@ -110,13 +109,8 @@ impl Blocker {
         if out.is_empty() {
             out.push_str("this block has an error");
         }
-        let (line, column) = self.line_col(sources);
-        format!(
-            "{out}: error {} at {}:{line}:{column}: {}",
-            self.code,
-            sources.name(self.file),
-            self.message
-        )
+        let at = located(sources, self.code, self.file, self.span, &self.message);
+        format!("{out}: error {at}")
     }
 }
 
@@ -294,16 +288,16 @@ impl<'c> Isolation<'c> {
                 f.ret.for_each_struct(&mut |s| push(ItemRef::Struct(s)));
                 f.body.for_each_reference(&mut push);
             }
-            ItemRef::Const(c) => {
-                let c = &p.consts[c.index()];
-                c.ty.for_each_struct(&mut |s| push(ItemRef::Struct(s)));
-                c.init.for_each_reference(&mut push);
-            }
-            ItemRef::Global(g) => {
-                let g = &p.globals[g.index()];
-                g.ty.for_each_struct(&mut |s| push(ItemRef::Struct(s)));
-                g.init.for_each_reference(&mut push);
-            }
+            ItemRef::Const(c) => value(
+                &mut push,
+                &p.consts[c.index()].ty,
+                &p.consts[c.index()].init,
+            ),
+            ItemRef::Global(g) => value(
+                &mut push,
+                &p.globals[g.index()].ty,
+                &p.globals[g.index()].init,
+            ),
             ItemRef::Struct(s) => {
                 for field in &p.structs[s.index()].fields {
                     field.ty.for_each_struct(&mut |s| push(ItemRef::Struct(s)));
@@ -353,14 +347,7 @@ pub struct ModuleFault {
 impl ModuleFault {
     /// In words: "it imports `queen::keyed`, whose first error is E2001 at ...: ...".
     pub fn describe(&self, p: &Program, sources: &dyn Sources) -> String {
-        let text = sources.text(self.file);
-        let (line, column) = LineIndex::new(text).line_col(text, self.span.start as usize);
-        let at = format!(
-            "{} at {}:{line}:{column}: {}",
-            self.code,
-            sources.name(self.file),
-            self.message
-        );
+        let at = located(sources, self.code, self.file, self.span, &self.message);
         match self.through {
             None => format!("its first error is {at}"),
             Some(m) => format!(
@@ -410,6 +397,27 @@ pub fn module_faults(checked: &Checked) -> Vec<Option<ModuleFault>> {
             None
         })
         .collect()
+}
+
+/// What a constant or module `var` refers to: the structs of its type, what its value reads.
+fn value(push: &mut impl FnMut(ItemRef), ty: &t27_ir::Ty, init: &t27_ir::Expr) {
+    ty.for_each_struct(&mut |s| push(ItemRef::Struct(s)));
+    init.for_each_reference(push);
+}
+
+/// The 1-based line and column of `span`'s start.
+fn line_col(sources: &dyn Sources, file: FileId, span: Span) -> (usize, usize) {
+    let text = sources.text(file);
+    LineIndex::new(text).line_col(text, span.start as usize)
+}
+
+/// An error in words: "E1001 at queen/keyed.t27:12:8: no function named `cast` ...".
+fn located(sources: &dyn Sources, code: Code, file: FileId, span: Span, message: &str) -> String {
+    let (line, column) = line_col(sources, file, span);
+    format!(
+        "{code} at {}:{line}:{column}: {message}",
+        sources.name(file)
+    )
 }
 
 fn decl_of(p: &Program, item: ItemRef) -> &t27_ir::Decl {

@@ -47,20 +47,31 @@ pub struct Machine<'p> {
 
 /// How a block's run ended, as the runner reports it.
 fn outcome_of(ended: Run<Flow>) -> Outcome {
-    match ended {
-        Ok(_) => Outcome::Pass,
-        Err(Stop::Trap(kind, span)) => Outcome::Trap { kind, span },
-        Err(Stop::Fail {
+    ended.map_or_else(stopped, |_| Outcome::Pass)
+}
+
+/// How a run that stopped early ended.
+fn stopped(s: Stop) -> Outcome {
+    match s {
+        Stop::Trap(kind, span) => Outcome::Trap { kind, span },
+        Stop::Fail {
             assert,
             left,
             right,
-        }) => Outcome::Fail {
+        } => Outcome::Fail {
             assert,
             left,
             right,
         },
-        Err(Stop::Timeout | Stop::OverBudget) => Outcome::Timeout,
+        Stop::Timeout | Stop::OverBudget => Outcome::Timeout,
     }
+}
+
+/// The value a module `var` starts each module run with.
+fn initial(g: &Global, p: &Program) -> Rt {
+    g.value
+        .as_ref()
+        .map_or_else(|| Rt::zero(&g.ty, p), Rt::from_value)
 }
 
 fn trap<T>(kind: TrapKind, span: Span) -> Run<T> {
@@ -74,15 +85,7 @@ impl<'p> Machine<'p> {
             .iter()
             .map(|c| c.value.as_ref().map_or(Rt::Unit, Rt::from_value))
             .collect();
-        let globals = p
-            .globals
-            .iter()
-            .map(|g| {
-                g.value
-                    .as_ref()
-                    .map_or_else(|| Rt::zero(&g.ty, p), Rt::from_value)
-            })
-            .collect();
+        let globals = p.globals.iter().map(|g| initial(g, p)).collect();
         Machine {
             p,
             consts,
@@ -103,10 +106,7 @@ impl<'p> Machine<'p> {
     pub fn reset_globals(&mut self) {
         let p = self.p;
         for (slot, g) in self.globals.iter_mut().zip(&p.globals) {
-            *slot = g
-                .value
-                .as_ref()
-                .map_or_else(|| Rt::zero(&g.ty, p), Rt::from_value);
+            *slot = initial(g, p);
         }
     }
 
@@ -166,19 +166,7 @@ impl<'p> Machine<'p> {
 
     /// Calls a function with argument values (for benchmarks and tools).
     pub fn call(&mut self, f: FnId, args: Vec<Rt>) -> Result<Rt, Outcome> {
-        self.call_fn(f, args, Span::default()).map_err(|s| match s {
-            Stop::Trap(kind, span) => Outcome::Trap { kind, span },
-            Stop::Fail {
-                assert,
-                left,
-                right,
-            } => Outcome::Fail {
-                assert,
-                left,
-                right,
-            },
-            Stop::Timeout | Stop::OverBudget => Outcome::Timeout,
-        })
+        self.call_fn(f, args, Span::default()).map_err(stopped)
     }
 
     /// Polls the interrupt now and then: at every loop iteration and call.
