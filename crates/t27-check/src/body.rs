@@ -1,6 +1,7 @@
 //! Function, test and invariant bodies: locals, statements, control flow and asserts.
 
 use crate::checker::Checker;
+use crate::load::LoadedModule;
 use std::rc::Rc;
 use t27_diag::{Code, Diagnostic, Span};
 use t27_ir::*;
@@ -87,10 +88,17 @@ impl BodyCtx {
 }
 
 impl Checker {
+    /// Lowers every function body, then every test and invariant body. Each body's
+    /// statements are dropped from the syntax tree once lowered: the IR replaces them, the
+    /// memory they held serves the IR of the bodies after them, and a large spec is not held
+    /// in both forms at once. (Lowering a body reads no syntax tree but its own.)
     pub(crate) fn check_bodies(&mut self) {
-        let modules = Rc::clone(&self.modules);
+        let mut trees: Vec<LoadedModule> = Rc::try_unwrap(std::mem::take(&mut self.modules))
+            .unwrap_or_else(|shared| shared.as_ref().clone());
         for (fi, at) in self.fn_ast.clone().into_iter().enumerate() {
-            let ItemKind::Fn(f) = &modules[at.module].ast.items[at.item].kind else {
+            let item = &mut trees[at.module].ast.items[at.item];
+            let item_span = item.span;
+            let ItemKind::Fn(f) = &mut item.kind else {
                 continue;
             };
             let m = ModuleId(at.module as u32);
@@ -98,10 +106,11 @@ impl Checker {
             let params = std::mem::take(&mut func.body.locals);
             let ret = func.ret.clone();
             let file = self.file_of(m);
-            let broken = self.has_syntax_error_in(file, modules[at.module].ast.items[at.item].span);
+            let broken = self.has_syntax_error_in(file, item_span);
             let mut cx = BodyCtx::body(m, params, ret.clone());
             cx.broken = broken;
             let block = self.lower_block(&mut cx, &f.body);
+            f.body.stmts = Vec::new();
             if ret != Ty::Void && !ret.has_error() && !block_diverges(&block) && !broken {
                 let end = Span {
                     start: f.body.span.end.saturating_sub(1),
@@ -126,13 +135,16 @@ impl Checker {
             };
         }
         for (ti, at) in self.test_ast.clone().into_iter().enumerate() {
-            let ItemKind::Test(t) = &modules[at.module].ast.items[at.item].kind else {
+            let item = &mut trees[at.module].ast.items[at.item];
+            let item_span = item.span;
+            let ItemKind::Test(t) = &mut item.kind else {
                 continue;
             };
             let mut cx = BodyCtx::body(ModuleId(at.module as u32), Vec::new(), Ty::Void);
             let file = self.file_of(cx.module);
-            cx.broken = self.has_syntax_error_in(file, modules[at.module].ast.items[at.item].span);
+            cx.broken = self.has_syntax_error_in(file, item_span);
             let block = self.lower_block(&mut cx, &t.body);
+            t.body.stmts = Vec::new();
             let test = &mut self.program.tests[ti];
             test.folded_asserts = cx.folded;
             test.runtime_asserts = cx.runtime;
@@ -141,6 +153,7 @@ impl Checker {
                 block,
             };
         }
+        self.modules = Rc::new(trees);
     }
 
     pub(crate) fn lower_block(&mut self, cx: &mut BodyCtx, block: &ast::Block) -> Block {
@@ -189,7 +202,7 @@ impl Checker {
                 tuple,
                 ty,
                 init,
-            } => self.lower_local(cx, *kind, names, *tuple, ty.as_ref(), init),
+            } => self.lower_local(cx, *kind, names, *tuple, ty.as_deref(), init),
             ast::StmtKind::Assign { target, op, value } => {
                 self.lower_assign(cx, target, *op, value)
             }
@@ -205,7 +218,7 @@ impl Checker {
                     .map(|b| self.lower_block(cx, b))
                     .unwrap_or_default();
                 StmtKind::If {
-                    cond,
+                    cond: Box::new(cond),
                     then,
                     otherwise,
                 }
@@ -296,7 +309,11 @@ impl Checker {
         let body = self.lower_block(cx, body);
         cx.loop_depth -= 1;
         let step = step.map(|st| self.single_block(cx, st)).unwrap_or_default();
-        StmtKind::While { cond, body, step }
+        StmtKind::While {
+            cond: Box::new(cond),
+            body,
+            step,
+        }
     }
 
     fn single_block(&mut self, cx: &mut BodyCtx, s: &ast::Stmt) -> Block {
@@ -403,7 +420,7 @@ impl Checker {
             .collect();
         StmtKind::LetTuple {
             locals,
-            init: value,
+            init: Box::new(value),
         }
     }
 
@@ -495,7 +512,11 @@ impl Checker {
                 .with_help("compound assignment works on integers and `f64`"),
             );
         }
-        StmtKind::Assign { place, op, value }
+        StmtKind::Assign {
+            place: Box::new(place),
+            op,
+            value: Box::new(value),
+        }
     }
 
     fn lower_return(

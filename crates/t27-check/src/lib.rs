@@ -43,7 +43,8 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
     /// Requested files that could not be read: (path, reason).
     pub io_errors: Vec<(PathBuf, String)>,
-    /// The syntax tree of every module, in the order of `program.modules`.
+    /// The syntax tree of every module, in the order of `program.modules`. The statements of
+    /// function, test and invariant bodies are gone (the IR holds them); their spans remain.
     pub syntax: Vec<t27_syntax::ast::SourceFile>,
     /// Every name resolved through a `use` that has an error, where it was written: what ties
     /// a declaration to the broken `use` it reaches (see [`Isolation`]).

@@ -75,6 +75,7 @@ pub fn normalize(path: &Path) -> PathBuf {
 }
 
 /// One module as loaded: its file, parse tree and where it sits.
+#[derive(Clone)]
 pub(crate) struct LoadedModule {
     pub file: FileId,
     pub root: PathBuf,

@@ -5,7 +5,7 @@ use crate::{EXIT_OK, EXIT_USAGE};
 pub fn run(code: Option<&str>, list: bool) -> u8 {
     if list || code.is_none() {
         for c in t27_diag::CODES {
-            println!("{}  {}", c.code, c.title);
+            outln!("{}  {}", c.code, c.title);
         }
         return EXIT_OK;
     }
@@ -14,7 +14,7 @@ pub fn run(code: Option<&str>, list: bool) -> u8 {
         eprintln!("error: `{code}` is not a t27 diagnostic code; `t27 explain --list` lists them");
         return EXIT_USAGE;
     };
-    print!("{}", render(info));
+    out!("{}", render(info));
     EXIT_OK
 }
 

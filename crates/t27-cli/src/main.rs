@@ -1,6 +1,21 @@
 //! The `t27` command line. This crate is the only one that touches files, the terminal and
 //! the process: the phases it drives are pure.
 
+/// `print!` and `println!` that do not panic when standard output is closed (`t27 test |
+/// head`): what is written after that is dropped, and the command ends as it would have.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 mod check;
 mod explain;
 mod files;

@@ -106,16 +106,16 @@ pub fn generate(
         if check {
             differences += 1;
             match existing {
-                None => println!("missing: {}", path.display()),
+                None => outln!("missing: {}", path.display()),
                 Some(old)
                     if header_hash(&old).is_some() && header_hash(&old) == header_hash(text) =>
                 {
-                    println!(
+                    outln!(
                         "edited by hand: {} (the spec is unchanged, the file is not what t27 generates)",
                         path.display()
                     )
                 }
-                Some(_) => println!(
+                Some(_) => outln!(
                     "stale: {} (the spec changed since it was generated)",
                     path.display()
                 ),
@@ -188,10 +188,10 @@ pub fn consts(paths: &[PathBuf], root: Option<&Path>, format: Format) -> u8 {
     let listed = |m| req.mirrored(m);
     for line in t27_gen::consts_json(p, &name, &listed) {
         match format {
-            Format::Json => println!("{line}"),
+            Format::Json => outln!("{line}"),
             Format::Human => {
                 let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
-                println!(
+                outln!(
                     "{}::{}: {} = {}",
                     v["module"].as_str().unwrap_or(""),
                     v["name"].as_str().unwrap_or(""),

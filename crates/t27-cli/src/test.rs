@@ -58,7 +58,7 @@ pub fn run(opts: &Options) -> u8 {
                 let why = blocker.map_or(String::new(), |b| {
                     format!("  [would not run: {}]", b.describe(&checked.sources))
                 });
-                println!("{}::{}  ({kind}){why}", m.name, test.decl.name);
+                outln!("{}::{}  ({kind}){why}", m.name, test.decl.name);
             }
         }
         std::mem::forget(checked);
@@ -84,8 +84,8 @@ pub fn run(opts: &Options) -> u8 {
         }
     });
     match opts.format {
-        Format::Human => print!("{}", t27_run::human_summary(&summary)),
-        Format::Json => println!("{}", t27_run::json_summary(&summary)),
+        Format::Human => out!("{}", t27_run::human_summary(&summary)),
+        Format::Json => outln!("{}", t27_run::json_summary(&summary)),
     }
     let reports = reports.into_inner().unwrap_or_default();
     if let Some(path) = &opts.junit

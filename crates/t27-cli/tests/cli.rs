@@ -202,6 +202,33 @@ fn test_exit_codes() {
 }
 
 #[test]
+fn a_closed_stdout_ends_the_output_without_a_panic() {
+    // `t27 test ... | head -1`: the reader goes away after the first line.
+    let dir = tempdir().join("closed-stdout");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut spec = String::from("module ManyBlocks;\n");
+    for i in 0..5000 {
+        spec.push_str(&format!("test block_{i} {{ assert {i} + 1 > {i}; }}\n"));
+    }
+    let file = dir.join("many.t27");
+    std::fs::write(&file, spec).expect("spec written");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_t27"))
+        .args(["test", "--engine", "eval"])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("t27 runs");
+    let mut first = [0u8; 16];
+    let stdout = child.stdout.as_mut().expect("stdout");
+    std::io::Read::read_exact(stdout, &mut first).expect("some output");
+    drop(child.stdout.take());
+    let o = child.wait_with_output().expect("t27 ends");
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
 fn test_filter_exact_and_list() {
     let o = t27(&["test", "--list", "--filter", "end_reason", "specs/queen"]);
     let listed = String::from_utf8_lossy(&o.stdout).lines().count();

@@ -155,6 +155,8 @@ pub struct Stmt {
     pub span: Span,
 }
 
+/// Statements are held by the million in a large spec: an expression beside other fields is
+/// boxed, so that no statement is larger than an `assert`.
 #[derive(Debug, Clone)]
 pub enum StmtKind {
     /// `var`, `let` or `const` local. `init` of kind `Undefined` leaves the value zeroed.
@@ -165,23 +167,23 @@ pub enum StmtKind {
     /// `let (a, b) = e;`
     LetTuple {
         locals: Vec<LocalId>,
-        init: Expr,
+        init: Box<Expr>,
     },
     /// `place = value` or, with an operator, `place op= value`.
     Assign {
-        place: Expr,
+        place: Box<Expr>,
         op: Option<BinOp>,
-        value: Expr,
+        value: Box<Expr>,
     },
     If {
-        cond: Expr,
+        cond: Box<Expr>,
         then: Block,
         otherwise: Block,
     },
     /// Also `for` loops: their initialiser is a statement before the loop, their step runs
     /// after the body and after every `continue`.
     While {
-        cond: Expr,
+        cond: Box<Expr>,
         body: Block,
         step: Block,
     },

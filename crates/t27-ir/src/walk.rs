@@ -14,7 +14,8 @@ impl Stmt {
     /// Calls `f` on each expression and block directly in the statement, in source order.
     pub fn for_each_part<'a>(&'a self, f: &mut impl FnMut(Part<'a>)) {
         match &self.kind {
-            StmtKind::Let { init, .. } | StmtKind::LetTuple { init, .. } => f(Part::Expr(init)),
+            StmtKind::Let { init, .. } => f(Part::Expr(init)),
+            StmtKind::LetTuple { init, .. } => f(Part::Expr(init)),
             StmtKind::Assign { place, value, .. } => {
                 f(Part::Expr(place));
                 f(Part::Expr(value));

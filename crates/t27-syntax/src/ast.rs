@@ -173,6 +173,8 @@ pub enum AssignOp {
     Mul,
 }
 
+/// Statements are held by the million in a large spec: an expression beside other fields is
+/// boxed, so that no statement is larger than an `assert`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     /// `var x : T = e;`, `let (a, b) = f();`
@@ -180,27 +182,27 @@ pub enum StmtKind {
         kind: LocalKind,
         names: Path,
         tuple: bool,
-        ty: Option<TypeExpr>,
-        init: Expr,
+        ty: Option<Box<TypeExpr>>,
+        init: Box<Expr>,
     },
     Assign {
-        target: Expr,
+        target: Box<Expr>,
         op: AssignOp,
-        value: Expr,
+        value: Box<Expr>,
     },
     If {
-        cond: Expr,
+        cond: Box<Expr>,
         then: Block,
         otherwise: Option<Block>,
     },
     While {
-        cond: Expr,
+        cond: Box<Expr>,
         step: Option<Box<Stmt>>,
         body: Block,
     },
     For {
         init: Option<Box<Stmt>>,
-        cond: Option<Expr>,
+        cond: Option<Box<Expr>>,
         step: Option<Box<Stmt>>,
         body: Block,
     },
@@ -352,7 +354,8 @@ pub enum ExprKind {
     Call(Box<Expr>, Vec<Expr>),
     Index(Box<Expr>, Box<Expr>),
     Field(Box<Expr>, Ident),
-    Cast(Box<Expr>, TypeExpr),
+    /// The type is boxed: casts are rare, and every other expression would carry its size.
+    Cast(Box<Expr>, Box<TypeExpr>),
     Array(Vec<Expr>),
     Tuple(Vec<Expr>),
     StructLit(Vec<(Ident, Expr)>),

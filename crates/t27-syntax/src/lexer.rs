@@ -25,58 +25,92 @@ pub struct Lexed<'src> {
 
 /// Lexes a whole file. Never fails: bad input becomes [`Token::Error`] plus a diagnostic.
 pub fn lex(file: FileId, src: &str) -> Lexed<'_> {
-    let mut out = Lexed {
-        // Dense code has a token every two or three bytes. Reserving for the densest spares
-        // the copies (and the doubled peak) of a growing vector; the pages of capacity left
-        // unused are never touched, so they cost no memory.
-        tokens: Vec::with_capacity(src.len() / 2 + 1),
-        semicolon_comments: Vec::new(),
-        diagnostics: Vec::new(),
-    };
-    let mut lexer = Token::lexer(src);
-    // Depth of `(` and `[`: inside them a `;` always separates (as in `for (a; b; c)`).
-    let mut paren_depth: u32 = 0;
-    // The end of the last statement-ending `;`, to spot `return X; ; why`.
-    let mut last_semi_end: Option<usize> = None;
-    let mut lines = LineStart::default();
-    while let Some(result) = lexer.next() {
-        let range = lexer.span();
+    // Dense code has a token every two or three bytes. Reserving for the densest spares
+    // the copies (and the doubled peak) of a growing vector; the pages of capacity left
+    // unused are never touched, so they cost no memory.
+    let mut lexer = Lexer::new(file, src, src.len() / 2 + 1);
+    while lexer.step() {}
+    lexer.out
+}
+
+/// A lexer that goes a token at a time, so that its caller can take the tokens in pieces
+/// (see `parse`): `out.tokens` holds what it has produced since the caller last took them.
+pub struct Lexer<'src> {
+    file: FileId,
+    src: &'src str,
+    logos: logos::Lexer<'src, Token<'src>>,
+    /// Depth of `(` and `[`: inside them a `;` always separates (as in `for (a; b; c)`).
+    paren_depth: u32,
+    /// The end of the last statement-ending `;`, to spot `return X; ; why`.
+    last_semi_end: Option<usize>,
+    lines: LineStart,
+    pub out: Lexed<'src>,
+}
+
+impl<'src> Lexer<'src> {
+    pub fn new(file: FileId, src: &'src str, capacity: usize) -> Lexer<'src> {
+        Lexer {
+            file,
+            src,
+            logos: Token::lexer(src),
+            paren_depth: 0,
+            last_semi_end: None,
+            lines: LineStart::default(),
+            out: Lexed {
+                tokens: Vec::with_capacity(capacity),
+                semicolon_comments: Vec::new(),
+                diagnostics: Vec::new(),
+            },
+        }
+    }
+
+    /// Reads the next piece of the source: a token (pushed to `out.tokens`, or merged into
+    /// the bad token before it), a comment, or a bad character. False at the end of the file.
+    pub fn step(&mut self) -> bool {
+        let (file, src) = (self.file, self.src);
+        let Some(result) = self.logos.next() else {
+            return false;
+        };
+        let range = self.logos.span();
         let span = Span::new(range.start, range.end);
         let token = match result {
             Ok(t) => t,
             Err(()) => {
-                push_invalid(&mut out, file, src, span);
-                continue;
+                push_invalid(&mut self.out, file, src, span);
+                return true;
             }
         };
+        let out = &mut self.out;
         match token {
-            Token::LineComment => continue,
-            Token::DocComment(text) if text.starts_with("////") => continue,
+            Token::LineComment => return true,
+            Token::DocComment(text) if text.starts_with("////") => return true,
             Token::Semi
-                if paren_depth == 0
+                if self.paren_depth == 0
                     && starts_comment(
                         src,
                         range.start,
-                        lines.of(src, range.start),
-                        last_semi_end,
+                        self.lines.of(src, range.start),
+                        self.last_semi_end,
                     ) =>
             {
                 let rest = &src[range.end..];
                 let len = rest.find('\n').unwrap_or(rest.len());
-                lexer.bump(len);
-                let line_start = lines.of(src, range.start);
+                self.logos.bump(len);
+                let line_start = self.lines.of(src, range.start);
                 out.semicolon_comments.push(SemicolonComment {
                     span: Span::new(range.start, range.end + len),
                     // Only a comment line counts; `return X; ; why` is a trailing comment.
                     indented: range.start > line_start
                         && src[line_start..range.start].trim().is_empty(),
                 });
-                continue;
+                return true;
             }
-            Token::Semi => last_semi_end = Some(range.end),
-            Token::LParen | Token::LBracket => paren_depth += 1,
-            Token::RParen | Token::RBracket => paren_depth = paren_depth.saturating_sub(1),
-            Token::LBrace | Token::RBrace => paren_depth = 0,
+            Token::Semi => self.last_semi_end = Some(range.end),
+            Token::LParen | Token::LBracket => self.paren_depth += 1,
+            Token::RParen | Token::RBracket => {
+                self.paren_depth = self.paren_depth.saturating_sub(1)
+            }
+            Token::LBrace | Token::RBrace => self.paren_depth = 0,
             _ => {}
         }
         // A bad character glued to a name or number (`$5`, `5$`) makes one bad token.
@@ -85,12 +119,12 @@ pub fn lex(file: FileId, src: &str) -> Lexed<'_> {
             && matches!(token, Token::Ident(_) | Token::Int(_) | Token::Float(_))
         {
             *last = TokenSpan::from(last.start..span.end as usize);
-            continue;
+            return true;
         }
         let token = check_literal(&mut out.diagnostics, file, token, span);
         out.tokens.push((token, TokenSpan::from(span.range())));
+        true
     }
-    out
 }
 
 /// Where the line of an offset starts, for offsets asked in increasing order: each byte is

@@ -26,46 +26,79 @@ pub struct Parsed {
     pub token_count: usize,
 }
 
+/// A file is lexed and parsed a piece at a time, each piece whole declarations and at least
+/// this many tokens, so that the tokens of a large file are never all held at once (a
+/// generated replay spec of 40 MB has 16 million, 640 MB of them). A smaller file is one
+/// piece.
+const PIECE_TOKENS: usize = 1 << 15;
+
 /// Lexes and parses one source file.
 pub fn parse(file: FileId, src: &str) -> Parsed {
-    let lexed = lexer::lex(file, src);
-    let mut diagnostics = lexed.diagnostics;
-    let token_count = lexed.tokens.len();
-    let mut tree = SourceFile::default();
-    for (t, s) in &lexed.tokens {
-        match t {
-            Token::AmpAmp | Token::PipePipe => {
-                tree.symbolic_logic_ops.push(Span::new(s.start, s.end))
+    parse_in_pieces(file, src, PIECE_TOKENS)
+}
+
+/// [`parse`] with pieces of at least `piece_tokens` tokens: the result is the same for any
+/// size (the tests cut every fixture at every declaration).
+fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize) -> Parsed {
+    let capacity = (src.len() / 2 + 1).min(piece_tokens.max(1 << 10).saturating_mul(2));
+    let mut lexer = lexer::Lexer::new(file, src, capacity);
+    let mut scan = Scan::default();
+    let mut tops = Vec::new();
+    let mut syntax = Vec::new();
+    // Set once a piece has something to report: the rest of the file is then parsed as one
+    // piece, with rich errors, exactly as if the file had never been cut.
+    let mut to_the_end = false;
+    // How far into `lexer.out.tokens` the scan has read.
+    let mut scanned = 0;
+    loop {
+        let cut = next_piece(&mut lexer, &mut scan.piece_depth, piece_tokens, to_the_end);
+        let tokens = &lexer.out.tokens;
+        let end = cut.unwrap_or(tokens.len());
+        scan.read(file, src, &tokens[scanned..end]);
+        scanned = end;
+        let Some(cut) = cut else {
+            if scan.verdict.is_none() {
+                let (more, errors) = parser::parse_tokens(file, src.len(), &tokens[..end]);
+                tops.extend(more);
+                syntax.extend(errors);
             }
-            Token::And | Token::Or => tree.word_logic_ops += 1,
-            _ => {}
+            break;
+        };
+        if scan.verdict.is_none() {
+            let piece_end = tokens[cut - 1].1.end;
+            match parser::parse_fast(piece_end, &tokens[..cut]) {
+                Some(more) => tops.extend(more),
+                None => {
+                    to_the_end = true;
+                    continue;
+                }
+            }
         }
+        lexer.out.tokens.drain(..cut);
+        scanned = 0;
     }
-    if let Some(d) =
-        too_deep(file, &lexed.tokens).or_else(|| older_dialect(file, src, &lexed.tokens))
-    {
+    let lexed = lexer.out;
+    let mut diagnostics = lexed.diagnostics;
+    let mut tree = SourceFile {
+        symbolic_logic_ops: scan.symbolic_logic_ops,
+        word_logic_ops: scan.word_logic_ops,
+        ..SourceFile::default()
+    };
+    if let Some(d) = scan.verdict.take().map(Verdict::into_diagnostic) {
         // Not t27 at all: one precise error beats a page of syntax errors.
         diagnostics.push(d);
         return Parsed {
             file: tree,
             diagnostics,
             semicolon_comments: lexed.semicolon_comments,
-            token_count,
+            token_count: scan.tokens,
         };
     }
-    let (module, items, syntax) = parser::parse_tokens(file, src.len(), &lexed.tokens);
+    let (module, items) = parser::assemble(file, tops, &mut syntax);
     // A `;` "missing" right after a token the lexer rejected is that token's fault, not news.
-    let bad_token_ends: Vec<u32> = lexed
-        .tokens
-        .iter()
-        .filter(|(t, _)| *t == Token::Error)
-        .map(|(_, s)| s.end as u32)
-        .collect();
-    diagnostics.extend(
-        syntax.into_iter().filter(|d| {
-            !(d.code == Code("E0101") && bad_token_ends.contains(&d.primary.span.start))
-        }),
-    );
+    diagnostics.extend(syntax.into_iter().filter(|d| {
+        !(d.code == Code("E0101") && scan.bad_token_ends.contains(&d.primary.span.start))
+    }));
     if module.is_none() && !diagnostics.iter().any(|d| d.code == Code("E0108")) {
         let at = items.first().map_or(Span::new(0, 0), |i| Span {
             start: i.span.start,
@@ -89,7 +122,103 @@ pub fn parse(file: FileId, src: &str) -> Parsed {
         file: tree,
         diagnostics,
         semicolon_comments: lexed.semicolon_comments,
-        token_count,
+        token_count: scan.tokens,
+    }
+}
+
+/// Lexes up to the end of the next piece: returns where it ends in `lexer.out.tokens` (the
+/// token there, which starts the next piece, is lexed already), or `None` at the end of the
+/// file. A piece ends before a token that starts a declaration, outside every bracket, right
+/// after a `;` or `}`, once it has `piece_tokens` tokens. `depth` is the bracket depth at
+/// the end of what has been lexed.
+fn next_piece(
+    lexer: &mut lexer::Lexer<'_>,
+    depth: &mut u32,
+    piece_tokens: usize,
+    to_the_end: bool,
+) -> Option<usize> {
+    loop {
+        let before = lexer.out.tokens.len();
+        if !lexer.step() {
+            return None;
+        }
+        let tokens = &lexer.out.tokens;
+        if tokens.len() == before {
+            continue;
+        }
+        let at = tokens.len() - 1;
+        let t = &tokens[at].0;
+        let ends_piece = !to_the_end
+            && *depth == 0
+            && at >= piece_tokens.max(1)
+            && (t.starts_declaration() || matches!(t, Token::Const | Token::Var))
+            && matches!(tokens[at - 1].0, Token::Semi | Token::RBrace);
+        match t {
+            Token::LParen | Token::LBracket | Token::LBrace => *depth += 1,
+            Token::RParen | Token::RBracket | Token::RBrace => *depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if ends_piece {
+            return Some(at);
+        }
+    }
+}
+
+/// What is learnt of a whole file from its tokens, read a piece at a time.
+#[derive(Default)]
+struct Scan {
+    tokens: usize,
+    symbolic_logic_ops: Vec<Span>,
+    word_logic_ops: usize,
+    /// Where each token the lexer rejected ends.
+    bad_token_ends: Vec<u32>,
+    /// The bracket depth at the end of what has been lexed (for [`next_piece`]).
+    piece_depth: u32,
+    nesting: Nesting,
+    dialect_depth: i32,
+    verdict: Option<Verdict>,
+}
+
+/// The first sign that a file is not to be parsed. Nesting too deep wins over an older
+/// dialect wherever each is found.
+enum Verdict {
+    TooDeep(Diagnostic),
+    OlderDialect(Diagnostic),
+}
+
+impl Verdict {
+    fn into_diagnostic(self) -> Diagnostic {
+        match self {
+            Verdict::TooDeep(d) | Verdict::OlderDialect(d) => d,
+        }
+    }
+}
+
+impl Scan {
+    /// Reads the next tokens of the file. (A piece ends after a `;` or `}`, so no look
+    /// ahead below needs the next piece.)
+    fn read(&mut self, file: FileId, src: &str, tokens: &[(Token<'_>, TokenSpan)]) {
+        self.tokens += tokens.len();
+        for (t, s) in tokens {
+            match t {
+                Token::AmpAmp | Token::PipePipe => {
+                    self.symbolic_logic_ops.push(Span::new(s.start, s.end))
+                }
+                Token::And | Token::Or => self.word_logic_ops += 1,
+                Token::Error => self.bad_token_ends.push(s.end as u32),
+                _ => {}
+            }
+        }
+        if matches!(self.verdict, Some(Verdict::TooDeep(_))) {
+            return;
+        }
+        if let Some(d) = self.nesting.read(file, tokens) {
+            self.verdict = Some(Verdict::TooDeep(d));
+        } else if self.verdict.is_none()
+            && let Some(d) = older_dialect(file, src, tokens, &mut self.dialect_depth)
+        {
+            self.verdict = Some(Verdict::OlderDialect(d));
+        }
     }
 }
 
@@ -97,54 +226,67 @@ pub fn parse(file: FileId, src: &str) -> Parsed {
 /// later phase walks the tree recursively, and these limits keep them within their stack.
 pub const MAX_NESTING: u32 = 256;
 
-/// Reports the first place where delimiters nest deeper than [`MAX_NESTING`], or an
-/// `else if` chain runs longer: such a file is not parsed at all.
-fn too_deep(file: FileId, tokens: &[(Token<'_>, TokenSpan)]) -> Option<Diagnostic> {
-    let mut depth = 0u32;
-    let mut else_ifs = 0u32;
-    for (i, (t, s)) in tokens.iter().enumerate() {
-        match t {
-            Token::LParen | Token::LBracket | Token::LBrace => depth += 1,
-            Token::RParen | Token::RBracket | Token::RBrace => depth = depth.saturating_sub(1),
-            Token::Else if matches!(tokens.get(i + 1), Some((Token::If, _))) => else_ifs += 1,
-            _ => {}
+/// How deeply delimiters nest and how long the current `else if` chain is, so far.
+#[derive(Default)]
+struct Nesting {
+    depth: u32,
+    else_ifs: u32,
+}
+
+impl Nesting {
+    /// Reports the first place where delimiters nest deeper than [`MAX_NESTING`], or an
+    /// `else if` chain runs longer: such a file is not parsed at all.
+    fn read(&mut self, file: FileId, tokens: &[(Token<'_>, TokenSpan)]) -> Option<Diagnostic> {
+        let Nesting { depth, else_ifs } = self;
+        for (i, (t, s)) in tokens.iter().enumerate() {
+            match t {
+                Token::LParen | Token::LBracket | Token::LBrace => *depth += 1,
+                Token::RParen | Token::RBracket | Token::RBrace => *depth = depth.saturating_sub(1),
+                Token::Else if matches!(tokens.get(i + 1), Some((Token::If, _))) => *else_ifs += 1,
+                _ => {}
+            }
+            if *depth == 0 {
+                *else_ifs = 0;
+            }
+            let (over, what) = if *depth > MAX_NESTING {
+                (true, "brackets, parentheses and braces nest")
+            } else if *else_ifs > MAX_NESTING {
+                (true, "`else if` chains run")
+            } else {
+                (false, "")
+            };
+            if over {
+                return Some(
+                    Diagnostic::new(
+                        Code("E0109"),
+                        file,
+                        Span::new(s.start, s.end),
+                        format!("{what} more than {MAX_NESTING} deep here"),
+                    )
+                    .with_label("nested too deeply")
+                    .with_note("t27 reads no further in this file")
+                    .with_help("split the code into functions or constants"),
+                );
+            }
         }
-        if depth == 0 {
-            else_ifs = 0;
-        }
-        let (over, what) = if depth > MAX_NESTING {
-            (true, "brackets, parentheses and braces nest")
-        } else if else_ifs > MAX_NESTING {
-            (true, "`else if` chains run")
-        } else {
-            (false, "")
-        };
-        if over {
-            return Some(
-                Diagnostic::new(
-                    Code("E0109"),
-                    file,
-                    Span::new(s.start, s.end),
-                    format!("{what} more than {MAX_NESTING} deep here"),
-                )
-                .with_label("nested too deeply")
-                .with_note("t27 reads no further in this file")
-                .with_help("split the code into functions or constants"),
-            );
-        }
+        None
     }
-    None
 }
 
 /// Recognises the older dialects in the owner's tree (`module X { ... }` with braces, and the
 /// assembler-like `.const`/`.code`/`.test` form) by their first line that is not t27.
-fn older_dialect(file: FileId, src: &str, tokens: &[(Token<'_>, TokenSpan)]) -> Option<Diagnostic> {
-    let mut depth = 0i32;
+/// `depth` is the brace depth before `tokens`.
+fn older_dialect(
+    file: FileId,
+    src: &str,
+    tokens: &[(Token<'_>, TokenSpan)],
+    depth: &mut i32,
+) -> Option<Diagnostic> {
     for (i, (t, s)) in tokens.iter().enumerate() {
         match t {
-            Token::LBrace => depth += 1,
-            Token::RBrace => depth -= 1,
-            Token::Module if depth == 0 => {
+            Token::LBrace => *depth += 1,
+            Token::RBrace => *depth -= 1,
+            Token::Module if *depth == 0 => {
                 let mut j = i + 1;
                 while matches!(tokens.get(j), Some((Token::Ident(_) | Token::Minus, _))) {
                     j += 1;
@@ -158,7 +300,7 @@ fn older_dialect(file: FileId, src: &str, tokens: &[(Token<'_>, TokenSpan)]) -> 
                     ));
                 }
             }
-            Token::Dot if depth == 0 => {
+            Token::Dot if *depth == 0 => {
                 let line_start = src[..s.start].rfind('\n').map_or(0, |p| p + 1);
                 let first_on_line = src[line_start..s.start].trim().is_empty();
                 let section = matches!(
@@ -228,6 +370,54 @@ pub fn decode(file: FileId, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
             .with_label("not UTF-8")
             .with_help("save the file as UTF-8");
             (text, vec![d])
+        }
+    }
+}
+
+#[cfg(test)]
+mod pieces {
+    use super::*;
+    use std::path::{Path, PathBuf};
+
+    fn spec_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                spec_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "t27") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// Every fixture and seed parses to the same tree and diagnostics whole and cut at every
+    /// declaration where a piece may end (and at every seventh token's first such place).
+    #[test]
+    fn a_file_parses_the_same_in_pieces_of_any_size() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut files = Vec::new();
+        spec_files(&repo.join("tests/fixtures"), &mut files);
+        spec_files(&repo.join("specs"), &mut files);
+        files.sort();
+        assert!(files.len() > 50, "fixtures found: {}", files.len());
+        for path in &files {
+            let bytes = std::fs::read(path).expect("fixture read");
+            let (src, _) = decode(FileId(0), &bytes);
+            let whole = parse_in_pieces(FileId(0), &src, usize::MAX);
+            for size in [1, 7] {
+                let cut = parse_in_pieces(FileId(0), &src, size);
+                let name = path.display();
+                assert_eq!(cut.file, whole.file, "{name}, pieces of {size}");
+                assert_eq!(
+                    cut.diagnostics, whole.diagnostics,
+                    "{name}, pieces of {size}"
+                );
+                assert_eq!(cut.semicolon_comments, whole.semicolon_comments, "{name}");
+                assert_eq!(cut.token_count, whole.token_count, "{name}");
+            }
         }
     }
 }

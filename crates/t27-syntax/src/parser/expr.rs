@@ -160,7 +160,7 @@ pub(crate) fn expr<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
                     Postfix::Call(args) => ExprKind::Call(lhs, args),
                     Postfix::Index(i) => ExprKind::Index(lhs, Box::new(i)),
                     Postfix::Field(f) => ExprKind::Field(lhs, f),
-                    Postfix::Cast(t) => ExprKind::Cast(lhs, t),
+                    Postfix::Cast(t) => ExprKind::Cast(lhs, Box::new(t)),
                 };
                 Box::new(Expr::new(kind, span(e.span())))
             }),

@@ -81,40 +81,63 @@ pub(crate) fn coded<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
     E::custom(at, format!("{code}{SEP}{message}{SEP}{label}{SEP}{help}"))
 }
 
-/// Parses a lexed file. Returns the module's declarations and the syntax diagnostics.
-pub(crate) fn parse_tokens<'s>(
-    file: FileId,
-    src_len: usize,
+/// Parses a run of whole declarations without error bookkeeping (chumsky skips it all for a
+/// zero-sized error); `None` when there is anything to report (an error, or a warning the
+/// parser emits): [`parse_tokens`] then explains it.
+pub(crate) fn parse_fast<'s>(
+    src_end: usize,
     tokens: &[(Token<'s>, SimpleSpan)],
-) -> (Option<ModuleDecl>, Vec<Item>, Vec<Diagnostic>) {
-    let eoi = SimpleSpan::from(src_len..src_len);
-    let input = || tokens.map(eoi, |(t, s)| (t, s));
-    // Fast pass first, without error bookkeeping; a file with anything to report (an error
-    // or a warning the parser emits) is parsed again with rich errors to explain it.
+) -> Option<Vec<TopLevel>> {
+    let eoi = SimpleSpan::from(src_end..src_end);
     let fast = item::top_level::<_, EmptyErr>()
         .repeated()
         .collect::<Vec<_>>()
         .then_ignore(end())
-        .parse(input());
-    let (output, errors): (Option<Vec<TopLevel>>, Vec<Rich<'_, Token<'s>>>) = if fast.has_errors() {
-        let rich = item::top_level::<_, Rich<'_, Token<'s>>>()
-            .repeated()
-            .collect::<Vec<_>>()
-            .then_ignore(end());
-        rich.parse(input()).into_output_errors()
+        .parse(tokens.map(eoi, |(t, s)| (t, s)));
+    if fast.has_errors() {
+        None
     } else {
-        (fast.into_output(), Vec::new())
-    };
-    let mut diagnostics: Vec<Diagnostic> = errors
+        fast.into_output()
+    }
+}
+
+/// Parses the lexed rest of a file (`src_end` is the file's length): the fast pass first, and a
+/// pass with rich errors when it has anything to report.
+pub(crate) fn parse_tokens<'s>(
+    file: FileId,
+    src_end: usize,
+    tokens: &[(Token<'s>, SimpleSpan)],
+) -> (Vec<TopLevel>, Vec<Diagnostic>) {
+    if let Some(tops) = parse_fast(src_end, tokens) {
+        return (tops, Vec::new());
+    }
+    let eoi = SimpleSpan::from(src_end..src_end);
+    let rich = item::top_level::<_, Rich<'_, Token<'s>>>()
+        .repeated()
+        .collect::<Vec<_>>()
+        .then_ignore(end());
+    let (output, errors) = rich
+        .parse(tokens.map(eoi, |(t, s)| (t, s)))
+        .into_output_errors();
+    let diagnostics = errors
         .into_iter()
         // An error token was reported by the lexer already.
         .filter(|e| !matches!(e.found(), Some(Token::Error)))
         .map(|e| to_diagnostic(file, &e))
         .collect();
+    (output.unwrap_or_default(), diagnostics)
+}
 
+/// Sorts a file's top-level declarations into its `module` line and its items, reporting a
+/// second `module` line or one after other declarations.
+pub(crate) fn assemble(
+    file: FileId,
+    tops: Vec<TopLevel>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Option<ModuleDecl>, Vec<Item>) {
     let mut module: Option<ModuleDecl> = None;
     let mut items = Vec::new();
-    for top in output.unwrap_or_default() {
+    for top in tops {
         match top {
             TopLevel::Module(decl) => {
                 if let Some(first) = &module {
@@ -149,10 +172,10 @@ pub(crate) fn parse_tokens<'s>(
             TopLevel::Item(item) => items.push(item),
         }
     }
-    (module, items, diagnostics)
+    (module, items)
 }
 
-use item::TopLevel;
+pub(crate) use item::TopLevel;
 
 fn to_diagnostic(file: FileId, err: &Rich<'_, Token<'_>>) -> Diagnostic {
     let at = span(*err.span());

@@ -104,7 +104,7 @@ fn recovered(skipped: &[Option<(Token<'_>, SimpleSpan)>], whole: SimpleSpan) -> 
             }]),
             tuple: false,
             ty: None,
-            init: Expr::new(ExprKind::Error, span(whole)),
+            init: Box::new(Expr::new(ExprKind::Error, span(whole))),
         },
         _ => StmtKind::Error,
     }
@@ -128,7 +128,9 @@ pub(crate) fn block<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
             .map_with(|_, e| e.span())
             .then(stmt.repeated().collect::<Vec<_>>())
             .then(close)
-            .validate(|((open, stmts), closed), e, emitter| {
+            .validate(|((open, mut stmts), closed), e, emitter| {
+                // Every body is held until it is checked: no room to spare in it.
+                stmts.shrink_to_fit();
                 if !closed {
                     emitter.emit(coded(
                         "E0102",
@@ -172,7 +174,11 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
         };
         let local = local_kind
             .then(names)
-            .then(just(Token::Colon).ignore_then(type_expr()).or_not())
+            .then(
+                just(Token::Colon)
+                    .ignore_then(type_expr().map(Box::new))
+                    .or_not(),
+            )
             .then_ignore(just(Token::Eq))
             .then(expr.clone())
             .map_with(move |(((kind, (names, tuple)), ty), init), e| {
@@ -182,7 +188,7 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
                         names,
                         tuple,
                         ty,
-                        init,
+                        init: Box::new(init),
                     },
                     e,
                 )
@@ -198,7 +204,11 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
             .then(assign_op.then(expr.clone()).or_not())
             .map_with(move |(target, rest), e| {
                 let kind = match rest {
-                    Some((op, value)) => StmtKind::Assign { target, op, value },
+                    Some((op, value)) => StmtKind::Assign {
+                        target: Box::new(target),
+                        op,
+                        value: Box::new(value),
+                    },
                     None => StmtKind::Expr(target),
                 };
                 with_span(kind, e)
@@ -221,7 +231,7 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
             .map_with(move |((cond, then), otherwise), e| {
                 with_span(
                     StmtKind::If {
-                        cond,
+                        cond: Box::new(cond),
                         then,
                         otherwise,
                     },
@@ -243,7 +253,7 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
             .map_with(move |((cond, step), body), e| {
                 with_span(
                     StmtKind::While {
-                        cond,
+                        cond: Box::new(cond),
                         step: step.map(Box::new),
                         body,
                     },
@@ -266,7 +276,7 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
                 with_span(
                     StmtKind::For {
                         init: init.map(Box::new),
-                        cond,
+                        cond: cond.map(Box::new),
                         step: step.map(Box::new),
                         body,
                     },
