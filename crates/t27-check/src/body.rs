@@ -2,7 +2,8 @@
 
 use crate::checker::Checker;
 use crate::load::LoadedModule;
-use std::rc::Rc;
+use crate::sources::SourceMap;
+use std::sync::Arc;
 use t27_diag::{Code, Diagnostic, Span};
 use t27_ir::*;
 use t27_syntax::ast::{self, AssignOp, ItemKind, LocalKind};
@@ -87,23 +88,120 @@ impl BodyCtx {
     }
 }
 
+/// What one thread of [`Checker::check_bodies`] lowered: bodies by function and test index
+/// (tests with their folded and runtime assert counts).
+#[derive(Default)]
+struct Lowered {
+    functions: Vec<(usize, Body)>,
+    tests: Vec<(usize, Body, u32, u32)>,
+}
+
 impl Checker {
-    /// Lowers every function body, then every test and invariant body. Each body's
+    /// Lowers every function, test and invariant body. A large request is shared between two
+    /// threads: the modules are split into two runs of about equal source size, and a worker
+    /// (a checker sharing this one's program, scopes and constants, with diagnostics of its
+    /// own) lowers the second run while this thread lowers the first. Lowering only reads the
+    /// declarations, so the result is the same on one thread or two (diagnostics are sorted
+    /// at the end).
+    pub(crate) fn check_bodies(&mut self) {
+        let mut trees: Vec<LoadedModule> = Arc::try_unwrap(std::mem::take(&mut self.modules))
+            .unwrap_or_else(|shared| shared.as_ref().clone());
+        let split = self.second_run_start(&trees);
+        let (first, second) = trees.split_at_mut(split);
+        let mut worker = (!second.is_empty()).then(|| self.worker());
+        let (mine, theirs) = std::thread::scope(|scope| {
+            let theirs = worker
+                .as_mut()
+                .map(|w| scope.spawn(move || w.lower_bodies(second, split)));
+            let mine = self.lower_bodies(first, 0);
+            let theirs = theirs.map(|handle| match handle.join() {
+                Ok(lowered) => lowered,
+                Err(panic) => std::panic::resume_unwind(panic),
+            });
+            (mine, theirs)
+        });
+        if let Some(w) = worker {
+            self.diags.extend(w.diags);
+            self.import_uses.extend(w.import_uses);
+        }
+        // The worker is gone: the program is this checker's alone again, and changes in place.
+        let p = self.program_mut();
+        for lowered in std::iter::once(mine).chain(theirs) {
+            for (fi, body) in lowered.functions {
+                p.functions[fi].body = body;
+            }
+            for (ti, body, folded, runtime) in lowered.tests {
+                let test = &mut p.tests[ti];
+                test.folded_asserts = folded;
+                test.runtime_asserts = runtime;
+                test.body = body;
+            }
+        }
+        self.modules = Arc::new(trees);
+    }
+
+    /// Where the second run of modules starts: about half of the source before it, or no
+    /// second run for a request too small to be worth a thread.
+    fn second_run_start(&self, trees: &[LoadedModule]) -> usize {
+        let sizes: Vec<usize> = trees
+            .iter()
+            .map(|m| self.sources.get(m.file).text.len())
+            .collect();
+        let total: usize = sizes.iter().sum();
+        if total < self.parallel_from || trees.len() < 2 {
+            return trees.len();
+        }
+        let mut before = 0;
+        for (i, size) in sizes.iter().enumerate() {
+            if before + size / 2 >= total / 2 {
+                return i.max(1);
+            }
+            before += size;
+        }
+        trees.len()
+    }
+
+    /// A checker for the workers of [`Checker::check_bodies`]: the shared declarations, and
+    /// nothing reported yet.
+    fn worker(&self) -> Checker {
+        Checker {
+            modules: Arc::default(),
+            sources: SourceMap::default(),
+            program: Arc::clone(&self.program),
+            scopes: Arc::clone(&self.scopes),
+            diags: Vec::new(),
+            const_ast: self.const_ast.clone(),
+            const_state: self.const_state.clone(),
+            global_ast: self.global_ast.clone(),
+            fn_ast: self.fn_ast.clone(),
+            struct_ast: self.struct_ast.clone(),
+            test_ast: self.test_ast.clone(),
+            syntax_errors: self.syntax_errors.clone(),
+            import_uses: Vec::new(),
+            broken_imports: self.broken_imports.clone(),
+            parallel_from: self.parallel_from,
+        }
+    }
+
+    /// Lowers the bodies of `trees`, the modules from index `first` on. Each body's
     /// statements are dropped from the syntax tree once lowered: the IR replaces them, the
     /// memory they held serves the IR of the bodies after them, and a large spec is not held
     /// in both forms at once. (Lowering a body reads no syntax tree but its own.)
-    pub(crate) fn check_bodies(&mut self) {
-        let mut trees: Vec<LoadedModule> = Rc::try_unwrap(std::mem::take(&mut self.modules))
-            .unwrap_or_else(|shared| shared.as_ref().clone());
+    fn lower_bodies(&mut self, trees: &mut [LoadedModule], first: usize) -> Lowered {
+        let mut out = Lowered::default();
+        let mine = first..first + trees.len();
         for (fi, at) in self.fn_ast.clone().into_iter().enumerate() {
-            let item = &mut trees[at.module].ast.items[at.item];
+            if !mine.contains(&at.module) {
+                continue;
+            }
+            let item = &mut trees[at.module - first].ast.items[at.item];
             let item_span = item.span;
             let ItemKind::Fn(f) = &mut item.kind else {
                 continue;
             };
             let m = ModuleId(at.module as u32);
-            let func = &mut self.program.functions[fi];
-            let params = std::mem::take(&mut func.body.locals);
+            let func = &self.program.functions[fi];
+            let params = func.body.locals.clone();
             let ret = func.ret.clone();
             let file = self.file_of(m);
             let broken = self.has_syntax_error_in(file, item_span);
@@ -129,13 +227,17 @@ impl Checker {
                     .with_help("add a final `return` with the default answer"),
                 );
             }
-            self.program.functions[fi].body = Body {
+            let body = Body {
                 locals: cx.locals,
                 block,
             };
+            out.functions.push((fi, body));
         }
         for (ti, at) in self.test_ast.clone().into_iter().enumerate() {
-            let item = &mut trees[at.module].ast.items[at.item];
+            if !mine.contains(&at.module) {
+                continue;
+            }
+            let item = &mut trees[at.module - first].ast.items[at.item];
             let item_span = item.span;
             let ItemKind::Test(t) = &mut item.kind else {
                 continue;
@@ -145,15 +247,13 @@ impl Checker {
             cx.broken = self.has_syntax_error_in(file, item_span);
             let block = self.lower_block(&mut cx, &t.body);
             t.body.stmts = Vec::new();
-            let test = &mut self.program.tests[ti];
-            test.folded_asserts = cx.folded;
-            test.runtime_asserts = cx.runtime;
-            test.body = Body {
+            let body = Body {
                 locals: cx.locals,
                 block,
             };
+            out.tests.push((ti, body, cx.folded, cx.runtime));
         }
-        self.modules = Rc::new(trees);
+        out
     }
 
     pub(crate) fn lower_block(&mut self, cx: &mut BodyCtx, block: &ast::Block) -> Block {

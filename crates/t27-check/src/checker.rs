@@ -3,7 +3,7 @@
 use crate::load::LoadedModule;
 use crate::sources::SourceMap;
 use rustc_hash::FxHashMap as HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 use t27_diag::{Diagnostic, FileId, Span};
 use t27_ir::*;
 use t27_syntax::ast;
@@ -22,7 +22,7 @@ pub(crate) enum Def {
 }
 
 /// A module's namespace: its own declarations and what it imported.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct Scope {
     pub items: HashMap<String, (Def, Span)>,
     pub imports: HashMap<String, (Def, Span)>,
@@ -61,10 +61,12 @@ pub(crate) struct Output {
 }
 
 pub(crate) struct Checker {
-    pub modules: Rc<Vec<LoadedModule>>,
+    /// Shared with the workers that lower bodies (`body.rs`); a phase that changes one of
+    /// these goes through `Arc::make_mut`, which copies nothing while no worker runs.
+    pub modules: Arc<Vec<LoadedModule>>,
     pub sources: SourceMap,
-    pub program: Program,
-    pub scopes: Vec<Scope>,
+    pub program: Arc<Program>,
+    pub scopes: Arc<Vec<Scope>>,
     pub diags: Vec<Diagnostic>,
     pub const_ast: Vec<AstRef>,
     pub const_state: Vec<ConstState>,
@@ -79,6 +81,8 @@ pub(crate) struct Checker {
     pub import_uses: Vec<ImportUse>,
     /// The `use`s with an error, by file and the start of the name they import.
     pub broken_imports: rustc_hash::FxHashSet<(FileId, u32)>,
+    /// From how many bytes of source bodies are lowered on two threads.
+    pub parallel_from: usize,
 }
 
 /// A name written at `site` in `file` that a `use` with an error imported; `import` is the
@@ -91,17 +95,24 @@ pub struct ImportUse {
 }
 
 impl Checker {
-    pub fn run(modules: Vec<LoadedModule>, sources: SourceMap, diags: Vec<Diagnostic>) -> Output {
+    /// Checks the loaded modules; bodies are lowered on two threads when the modules' source
+    /// comes to `parallel_from` bytes or more.
+    pub fn run(
+        modules: Vec<LoadedModule>,
+        sources: SourceMap,
+        diags: Vec<Diagnostic>,
+        parallel_from: usize,
+    ) -> Output {
         let syntax_errors = diags
             .iter()
             .filter(|d| d.is_error())
             .map(|d| (d.file, d.primary.span))
             .collect();
         let mut c = Checker {
-            modules: Rc::new(modules),
+            modules: Arc::new(modules),
             sources,
-            program: Program::default(),
-            scopes: Vec::new(),
+            program: Arc::default(),
+            scopes: Arc::default(),
             diags,
             const_ast: Vec::new(),
             const_state: Vec::new(),
@@ -112,6 +123,7 @@ impl Checker {
             syntax_errors,
             import_uses: Vec::new(),
             broken_imports: Default::default(),
+            parallel_from,
         };
         c.collect_declarations();
         c.resolve_imports();
@@ -128,12 +140,12 @@ impl Checker {
         c.lint_modules();
         // The syntax trees go back to the caller (who may keep them, or exit without the
         // cost of freeing them); the checker holds the only other reference by now.
-        let asts = match Rc::try_unwrap(c.modules) {
+        let asts = match Arc::try_unwrap(c.modules) {
             Ok(modules) => modules.into_iter().map(|m| m.ast).collect(),
             Err(_) => Vec::new(),
         };
         Output {
-            program: c.program,
+            program: Arc::unwrap_or_clone(c.program),
             sources: c.sources,
             diagnostics: c.diags,
             syntax: asts,
@@ -165,6 +177,16 @@ impl Checker {
                 }
             }
         }
+    }
+
+    /// The program, to change it: copied only if a worker still shares it (none does outside
+    /// `check_bodies`).
+    pub fn program_mut(&mut self) -> &mut Program {
+        Arc::make_mut(&mut self.program)
+    }
+
+    pub fn scopes_mut(&mut self) -> &mut Vec<Scope> {
+        Arc::make_mut(&mut self.scopes)
     }
 
     pub fn file_of(&self, module: ModuleId) -> FileId {

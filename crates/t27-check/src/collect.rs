@@ -4,14 +4,14 @@
 use crate::checker::{AstRef, Checker, ConstState, Def, Scope};
 use crate::load::UseTarget;
 use rustc_hash::FxHashMap as HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 use t27_diag::{Code, Diagnostic, Span};
 use t27_ir::*;
 use t27_syntax::ast::{self, ItemKind};
 
 impl Checker {
     pub(crate) fn collect_declarations(&mut self) {
-        let modules = Rc::clone(&self.modules);
+        let modules = Arc::clone(&self.modules);
         for (mi, loaded) in modules.iter().enumerate() {
             let module = ModuleId(mi as u32);
             let name = loaded
@@ -19,7 +19,7 @@ impl Checker {
                 .module
                 .as_ref()
                 .map_or_else(|| loaded.path.join("_"), |d| d.name.clone());
-            self.program.modules.push(Module {
+            self.program_mut().modules.push(Module {
                 name,
                 file: loaded.file,
                 path: loaded.path.clone(),
@@ -27,7 +27,7 @@ impl Checker {
                 requested: loaded.requested,
                 imports: Vec::new(),
             });
-            self.scopes.push(Scope::default());
+            self.scopes_mut().push(Scope::default());
             for (ii, item) in loaded.ast.items.iter().enumerate() {
                 let Some(name) = item.kind.name() else {
                     continue;
@@ -44,7 +44,7 @@ impl Checker {
                     span: item.span,
                     name_span: name.span,
                 };
-                let p = &mut self.program;
+                let p = Arc::make_mut(&mut self.program);
                 let (def, item_ref) = match &item.kind {
                     ItemKind::Const(g) => {
                         let id = ConstId(p.consts.len() as u32);
@@ -103,12 +103,12 @@ impl Checker {
                     }
                     ItemKind::Use(_) | ItemKind::Error => continue,
                 };
-                self.program.modules[mi].items.push(item_ref);
+                self.program_mut().modules[mi].items.push(item_ref);
                 if let Some((_, first)) = self.scopes[mi].items.get(name.name.as_str()) {
                     let first = *first;
                     self.report(duplicate(loaded.file, &name.name, name.span, first));
                 } else {
-                    self.scopes[mi]
+                    self.scopes_mut()[mi]
                         .items
                         .insert(name.name.to_string(), (def, name.span));
                 }
@@ -117,7 +117,7 @@ impl Checker {
     }
 
     pub(crate) fn resolve_imports(&mut self) {
-        let modules = Rc::clone(&self.modules);
+        let modules = Arc::clone(&self.modules);
         for (mi, loaded) in modules.iter().enumerate() {
             for (item_index, item) in loaded.ast.items.iter().enumerate() {
                 let ItemKind::Use(u) = &item.kind else {
@@ -126,7 +126,7 @@ impl Checker {
                 let last = &u.path[u.path.len() - 1];
                 let Some(target) = loaded.uses.get(&item_index) else {
                     // The module was not found (reported): uses of the name stay silent.
-                    self.scopes[mi]
+                    self.scopes_mut()[mi]
                         .imports
                         .entry(last.name.to_string())
                         .or_insert((Def::Unresolved, last.span));
@@ -136,7 +136,7 @@ impl Checker {
                     UseTarget::Module(t) | UseTarget::Item(t, _) => ModuleId(*t as u32),
                 };
                 if !self.program.modules[mi].imports.contains(&imported) {
-                    self.program.modules[mi].imports.push(imported);
+                    self.program_mut().modules[mi].imports.push(imported);
                 }
                 let def = match target {
                     UseTarget::Module(t) => Def::Module(ModuleId(*t as u32)),
@@ -165,7 +165,7 @@ impl Checker {
                                     ),
                                 };
                                 self.report(d);
-                                self.scopes[mi]
+                                self.scopes_mut()[mi]
                                     .imports
                                     .entry(last.name.to_string())
                                     .or_insert((Def::Unresolved, last.span));
@@ -195,7 +195,7 @@ impl Checker {
                         }
                     }
                 };
-                let scope = &mut self.scopes[mi];
+                let scope = &mut self.scopes_mut()[mi];
                 let clash = scope
                     .items
                     .get(last.name.as_str())
@@ -216,7 +216,7 @@ impl Checker {
     }
 
     pub(crate) fn resolve_structs(&mut self) {
-        let modules = Rc::clone(&self.modules);
+        let modules = Arc::clone(&self.modules);
         for (si, at) in self.struct_ast.clone().into_iter().enumerate() {
             let ItemKind::Struct(s) = &modules[at.module].ast.items[at.item].kind else {
                 continue;
@@ -240,12 +240,12 @@ impl Checker {
                     span: f.name.span,
                 });
             }
-            self.program.structs[si].fields = fields;
+            self.program_mut().structs[si].fields = fields;
         }
     }
 
     pub(crate) fn resolve_signatures(&mut self) {
-        let modules = Rc::clone(&self.modules);
+        let modules = Arc::clone(&self.modules);
         for (fi, at) in self.fn_ast.clone().into_iter().enumerate() {
             let ItemKind::Fn(f) = &modules[at.module].ast.items[at.item].kind else {
                 continue;
@@ -271,7 +271,7 @@ impl Checker {
                 });
             }
             let ret = f.ret.as_ref().map_or(Ty::Void, |t| self.resolve_type(m, t));
-            let func = &mut self.program.functions[fi];
+            let func = &mut self.program_mut().functions[fi];
             func.params = (0..locals.len() as u32).map(LocalId).collect();
             func.body.locals = locals;
             func.ret = ret;

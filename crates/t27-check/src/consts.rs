@@ -2,7 +2,7 @@
 
 use crate::body::BodyCtx;
 use crate::checker::{Checker, ConstState};
-use std::rc::Rc;
+use std::sync::Arc;
 use t27_diag::{Code, Diagnostic, Span};
 use t27_ir::*;
 use t27_syntax::ast::ItemKind;
@@ -33,7 +33,7 @@ impl Checker {
         }
         self.const_state[id.index()] = ConstState::InProgress;
         let at = self.const_ast[id.index()];
-        let modules = Rc::clone(&self.modules);
+        let modules = Arc::clone(&self.modules);
         let ItemKind::Const(g) = &modules[at.module].ast.items[at.item].kind else {
             return;
         };
@@ -51,7 +51,7 @@ impl Checker {
         let ty = declared.unwrap_or_else(|| init.ty.clone());
         let value = self.compute(m, &init, &ty, "this constant");
         // A cycle reported while computing leaves the constant without a value.
-        let c = &mut self.program.consts[id.index()];
+        let c = &mut self.program_mut().consts[id.index()];
         c.ty = ty;
         c.init = init;
         c.value = value;
@@ -96,7 +96,7 @@ impl Checker {
     }
 
     pub(crate) fn check_globals(&mut self) {
-        let modules = Rc::clone(&self.modules);
+        let modules = Arc::clone(&self.modules);
         for (gi, at) in self.global_ast.clone().into_iter().enumerate() {
             let ItemKind::Var(g) = &modules[at.module].ast.items[at.item].kind else {
                 continue;
@@ -112,7 +112,7 @@ impl Checker {
                     let init = self.coerce(file, init, &t);
                     let value =
                         self.compute(m, &init, &t, "the initial value of this module `var`");
-                    let global = &mut self.program.globals[gi];
+                    let global = &mut self.program_mut().globals[gi];
                     global.ty = t;
                     global.init = init;
                     global.value = value;
@@ -121,7 +121,7 @@ impl Checker {
                 None => self.require_concrete(m, &init),
             };
             let value = self.compute(m, &init, &ty, "the initial value of this module `var`");
-            let global = &mut self.program.globals[gi];
+            let global = &mut self.program_mut().globals[gi];
             global.ty = ty;
             global.init = init;
             global.value = value;

@@ -75,6 +75,18 @@ impl Checked {
 /// Checks `files` (and every module they import). `root` overrides the spec root, which is
 /// otherwise the nearest ancestor folder named `specs` of each file.
 pub fn check(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn Loader) -> Checked {
+    check_in(files, root, loader, PARALLEL_BODIES_FROM)
+}
+
+/// Requests of this much source and more have their bodies lowered on two threads.
+const PARALLEL_BODIES_FROM: usize = 256 * 1024;
+
+fn check_in(
+    files: &[PathBuf],
+    root: Option<&Path>,
+    loader: &mut dyn Loader,
+    parallel_from: usize,
+) -> Checked {
     let started = Instant::now();
     let loaded = load::load_all(files, root, loader);
     let load_parse = started.elapsed();
@@ -92,9 +104,17 @@ pub fn check(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn Loader) ->
         mut diagnostics,
         syntax,
         import_uses,
-    } = checker::Checker::run(loaded.modules, loaded.sources, loaded.diagnostics);
+    } = checker::Checker::run(
+        loaded.modules,
+        loaded.sources,
+        loaded.diagnostics,
+        parallel_from,
+    );
     diagnostics.sort_by_key(|d| (d.file, d.primary.span.start, d.primary.span.end));
     diagnostics.dedup();
+    // In source order, whichever thread lowered the body a name was written in.
+    let mut import_uses = import_uses;
+    import_uses.sort_by_key(|u| (u.file, u.site.start, u.import.start));
     let stats = Stats {
         check: started.elapsed(),
         ..stats
@@ -107,5 +127,48 @@ pub fn check(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn Loader) ->
         syntax,
         import_uses,
         stats,
+    }
+}
+
+#[cfg(test)]
+mod parallel_bodies {
+    use super::*;
+
+    fn tree(dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+        for entry in std::fs::read_dir(dir).expect("fixture folder").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                tree(&path, out);
+            } else if path.extension().is_some_and(|e| e == "t27") {
+                let bytes = std::fs::read(&path).expect("fixture read");
+                out.push((path, bytes));
+            }
+        }
+    }
+
+    /// Bodies lowered on two threads give what one thread gives: the same diagnostics, in
+    /// the same order, and the same typed program (the seeds, and the tree of broken modules).
+    #[test]
+    fn two_threads_check_as_one_does() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        for dir in ["specs/queen", "tests/fixtures/isolation/specs/queen"] {
+            let mut files = Vec::new();
+            tree(&repo.join(dir), &mut files);
+            files.sort();
+            let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
+            let one = check_in(
+                &paths,
+                None,
+                &mut MemoryLoader::new(files.clone()),
+                usize::MAX,
+            );
+            let two = check_in(&paths, None, &mut MemoryLoader::new(files), 0);
+            assert_eq!(one.diagnostics, two.diagnostics, "{dir}");
+            let uses = |c: &Checked| format!("{:?}", c.import_uses);
+            assert_eq!(uses(&one), uses(&two), "{dir}");
+            let shown = |c: &Checked| format!("{:?}", c.program);
+            assert_eq!(shown(&one), shown(&two), "{dir}");
+            assert!(one.program.modules.len() >= 2, "{dir}");
+        }
     }
 }

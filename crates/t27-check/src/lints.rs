@@ -1,13 +1,13 @@
 //! Warnings about style that the language accepts: forms seen in the wild (section 7).
 
 use crate::checker::Checker;
-use std::rc::Rc;
+use std::sync::Arc;
 use t27_diag::{Code, Diagnostic};
 use t27_syntax::ast::ItemKind;
 
 impl Checker {
     pub(crate) fn lint_modules(&mut self) {
-        let modules = Rc::clone(&self.modules);
+        let modules = Arc::clone(&self.modules);
         for m in modules.iter() {
             // `&&`/`||` beside `and`/`or` in one file.
             if m.ast.word_logic_ops > 0 {

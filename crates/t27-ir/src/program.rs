@@ -19,7 +19,7 @@ macro_rules! id {
 id!(ModuleId, ConstId, GlobalId, FnId, StructId, TestId, LocalId);
 
 /// A whole checked program: every module loaded for the request, and their declarations.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Program {
     pub modules: Vec<Module>,
     pub consts: Vec<Const>,
@@ -41,7 +41,7 @@ impl Program {
     }
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Module {
     /// The name from `module NAME;` (or the file stem when the line is missing).
     pub name: String,
@@ -77,7 +77,7 @@ pub struct Decl {
     pub name_span: Span,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Const {
     pub decl: Decl,
     pub ty: Ty,
@@ -87,7 +87,7 @@ pub struct Const {
 }
 
 /// A module-level `var`: set to its initial value once per module run.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Global {
     pub decl: Decl,
     pub ty: Ty,
@@ -95,20 +95,20 @@ pub struct Global {
     pub value: Option<Value>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Struct {
     pub decl: Decl,
     pub fields: Vec<Field>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Field {
     pub name: String,
     pub ty: Ty,
     pub span: Span,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Local {
     pub name: String,
     pub ty: Ty,
@@ -117,13 +117,13 @@ pub struct Local {
 }
 
 /// A function, or the body of a test or invariant, with its locals.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Body {
     pub locals: Vec<Local>,
     pub block: Block,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Function {
     pub decl: Decl,
     /// The parameters are the first locals of the body, in order.
@@ -132,7 +132,7 @@ pub struct Function {
     pub body: Body,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Test {
     pub decl: Decl,
     pub kind: TestKind,
