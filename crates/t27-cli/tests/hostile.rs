@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -17,21 +17,28 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
-fn t27(args: &[&str]) -> (Output, Duration) {
-    let started = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_t27"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("t27 runs");
-    (out, started.elapsed())
+/// Runs `t27`. How fast is the benchmarks' business; a command still running after
+/// [`HUNG`] has hung (the inputs here take well under a second each), and the test says so.
+fn t27(args: &[&str]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_t27"));
+    command.args(args).current_dir(repo());
+    let (done, wait) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(command.output().expect("t27 runs"));
+    });
+    match wait.recv_timeout(HUNG) {
+        Ok(out) => out,
+        Err(_) => panic!("t27 {args:?} still runs after {HUNG:?}: it hangs"),
+    }
 }
+
+const HUNG: Duration = Duration::from_secs(300);
 
 /// Runs `check` (JSON) and `test` on a file; checks the exit codes are documented ones and
 /// nothing crashed; returns the diagnostics.
 fn survive(path: &Path) -> Vec<serde_json::Value> {
     let p = path.to_str().expect("utf-8 path");
-    let (check, _) = t27(&["check", "--format", "json", p]);
+    let check = t27(&["check", "--format", "json", p]);
     let stderr = String::from_utf8_lossy(&check.stderr);
     assert!(
         matches!(check.status.code(), Some(0..=2)),
@@ -42,7 +49,7 @@ fn survive(path: &Path) -> Vec<serde_json::Value> {
         !stderr.contains("panicked") && !stderr.contains("overflow"),
         "check {p}: {stderr}"
     );
-    let (test, took) = t27(&["test", "--timeout", "1", p]);
+    let test = t27(&["test", "--timeout", "1", p]);
     let stderr = String::from_utf8_lossy(&test.stderr);
     assert!(
         matches!(test.status.code(), Some(0..=3)),
@@ -53,7 +60,6 @@ fn survive(path: &Path) -> Vec<serde_json::Value> {
         !stderr.contains("panicked") && !stderr.contains("overflow"),
         "test {p}: {stderr}"
     );
-    assert!(took < Duration::from_secs(20), "test {p} took {took:?}");
     let out = std::env::temp_dir().join(format!("t27-hostile-gen-{}", std::process::id()));
     for args in [
         vec!["gen", "ts", p, "--out"],
@@ -65,7 +71,7 @@ fn survive(path: &Path) -> Vec<serde_json::Value> {
         if args.last() == Some(&"--out") {
             args.push(out_str);
         }
-        let (o, _) = t27(&args);
+        let o = t27(&args);
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert!(
             matches!(o.status.code(), Some(0..=2)),
@@ -225,7 +231,7 @@ fn resource_abuse_becomes_diagnostics() {
     let runaway = b"module M;\npub fn r(n: u64) -> u64 { return r(n + 1); }\npub fn spin() -> u32 { var i : u32 = 0; while (true) { i = i ^ 1; } return i; }\ntest deep { assert r(0) == 0; }\ntest forever { assert spin() == 0; }\n";
     let p = write(&d, "runaway.t27", runaway);
     survive(&p);
-    let (o, took) = t27(&[
+    let o = t27(&[
         "test",
         "--timeout",
         "1",
@@ -239,20 +245,19 @@ fn resource_abuse_becomes_diagnostics() {
         out.contains("\"trap\":\"recursion_too_deep\"") && out.contains("\"outcome\":\"timeout\""),
         "{out}"
     );
-    assert!(took < Duration::from_secs(10));
 }
 
 #[test]
 fn file_system_trouble_is_a_usage_error() {
     let d = dir("fs");
-    let (o, _) = t27(&["check", d.to_str().expect("utf-8")]);
+    let o = t27(&["check", d.to_str().expect("utf-8")]);
     assert_eq!(o.status.code(), Some(2), "a folder with no specs");
     // A spec that cannot be read (a folder where a file is expected; permissions do not stop
     // root, which CI runs as).
     std::fs::create_dir_all(d.join("unreadable.t27")).expect("folder");
     let spec = write(&d, "m.t27", b"module M;\npub const A : u32 = 1;\n");
     for cmd in ["check", "test", "consts"] {
-        let (o, _) = t27(&[cmd, d.join("unreadable.t27").to_str().expect("utf-8")]);
+        let o = t27(&[cmd, d.join("unreadable.t27").to_str().expect("utf-8")]);
         assert!(
             matches!(o.status.code(), Some(2 | 3)),
             "{cmd}: {:?} {}",
@@ -262,7 +267,7 @@ fn file_system_trouble_is_a_usage_error() {
     }
     // An output folder that cannot be written: its parent is a file.
     let blocker = write(&d, "blocker", b"not a folder");
-    let (o, _) = t27(&[
+    let o = t27(&[
         "gen",
         "ts",
         spec.to_str().expect("utf-8"),
