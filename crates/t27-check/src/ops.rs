@@ -238,6 +238,8 @@ impl Checker {
                             span,
                         }
                     }
+                    // What would have given it a type is already reported as wrong.
+                    Some(Ty::Error) => Expr::error(span),
                     _ => self.untyped_runtime(file, a.span),
                 };
             }
