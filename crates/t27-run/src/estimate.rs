@@ -1,14 +1,23 @@
 //! How much work a block can do, from its code alone: the loop turns and calls it can make at
 //! most, with loops bounded by a constant (`while (i < N)`) counted `N + 1` times and any other
 //! loop, or recursion, unbounded. The tiered engine compiles a block to native code up front
-//! when this is above [`HEAVY`]; every other block starts on the evaluator, under a budget
-//! (see `runner.rs`), so an estimate that is wrong costs time, never a different answer.
+//! when this is above [`HEAVY`] plus [`COMPILE_PER_NODE`] for each node of the block's code
+//! (compiling a long block costs in proportion: a replay block of 1,000 asserts, each a call,
+//! evaluates faster than it compiles); every other block starts on the evaluator, under a
+//! budget (see `runner.rs`), so an estimate that is wrong costs time, never a different answer.
 
 use t27_ir::{BinOp, Block, Expr, ExprKind, FnId, Part, Program, StmtKind, Test, Value};
 
 /// Loop turns and calls above which a block is compiled rather than evaluated: about the
 /// work the evaluator does in the time Cranelift takes to compile a small block.
 pub const HEAVY: u64 = 10_000;
+
+/// What compiling one more statement or expression of a block costs, in units of the
+/// estimate. Measured on the 1,000,000-assert replay spec (BENCHMARKS.md), whose blocks of
+/// 1,000 asserts estimate at 39,500 with 7,500 nodes: evaluated, a block took about 1 ms (25 ns
+/// a unit); compiled and run natively, about 2 ms (270 ns a node). A little under that ratio,
+/// so that a block at the margin is compiled.
+pub const COMPILE_PER_NODE: u64 = 8;
 
 /// Memoised costs of functions, for every block of a program.
 pub struct Estimate<'p> {
@@ -27,7 +36,8 @@ impl<'p> Estimate<'p> {
 
     /// Whether the block is worth compiling before it runs.
     pub fn heavy(&mut self, t: &Test) -> bool {
-        self.block(&t.body.block).is_none_or(|c| c > HEAVY)
+        let compiling = HEAVY.saturating_add(COMPILE_PER_NODE.saturating_mul(nodes(&t.body.block)));
+        self.block(&t.body.block).is_none_or(|c| c > compiling)
     }
 
     /// The cost of a function body; `None` when it is unbounded.
@@ -84,6 +94,28 @@ impl<'p> Estimate<'p> {
         });
         ok.then_some(cost)
     }
+}
+
+/// How many statements and expressions a block has.
+fn nodes(b: &Block) -> u64 {
+    fn expr(e: &Expr) -> u64 {
+        let mut n = 1;
+        e.for_each_child(&mut |x| n += expr(x));
+        n
+    }
+    b.stmts
+        .iter()
+        .map(|s| {
+            let mut n = 1;
+            s.for_each_part(&mut |part| {
+                n += match part {
+                    Part::Expr(e) => expr(e),
+                    Part::Block(b) => nodes(b),
+                }
+            });
+            n
+        })
+        .sum()
 }
 
 /// At most how many times a loop on `cond` turns, when `cond` compares a local with a

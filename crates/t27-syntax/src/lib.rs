@@ -59,7 +59,7 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize) -> Parsed {
         let Some(cut) = cut else {
             if scan.verdict.is_none() {
                 let (more, errors) = parser::parse_tokens(file, src.len(), &tokens[..end]);
-                tops.extend(more);
+                append(&mut tops, more);
                 syntax.extend(errors);
             }
             break;
@@ -67,7 +67,7 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize) -> Parsed {
         if scan.verdict.is_none() {
             let piece_end = tokens[cut - 1].1.end;
             match parser::parse_fast(piece_end, &tokens[..cut]) {
-                Some(more) => tops.extend(more),
+                Some(more) => append(&mut tops, more),
                 None => {
                     to_the_end = true;
                     continue;
@@ -123,6 +123,16 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize) -> Parsed {
         diagnostics,
         semicolon_comments: lexed.semicolon_comments,
         token_count: scan.tokens,
+    }
+}
+
+/// Appends a piece's declarations; the first piece's vector becomes the file's (a small file is
+/// one piece, and its declarations are not copied).
+fn append<T>(all: &mut Vec<T>, more: Vec<T>) {
+    if all.is_empty() {
+        *all = more;
+    } else {
+        all.extend(more);
     }
 }
 

@@ -136,9 +136,12 @@ pub(crate) fn assemble(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Option<ModuleDecl>, Vec<Item>) {
     let mut module: Option<ModuleDecl> = None;
-    let mut items = Vec::new();
-    for top in tops {
-        match top {
+    let mut first_item: Option<Span> = None;
+    // Collected in place: the items keep the vector the parser filled (a large file's
+    // declarations are not copied).
+    let items: Vec<Item> = tops
+        .into_iter()
+        .filter_map(|top| match top {
             TopLevel::Module(decl) => {
                 if let Some(first) = &module {
                     diagnostics.push(
@@ -152,7 +155,7 @@ pub(crate) fn assemble(
                         .with_secondary(file, first.span, "the module is declared here")
                         .with_help("remove this line"),
                     );
-                } else if let Some(before) = items.first().map(|i: &Item| i.span) {
+                } else if let Some(before) = first_item {
                     diagnostics.push(
                         Diagnostic::new(
                             Code("E0108"),
@@ -168,10 +171,14 @@ pub(crate) fn assemble(
                 } else {
                     module = Some(decl);
                 }
+                None
             }
-            TopLevel::Item(item) => items.push(item),
-        }
-    }
+            TopLevel::Item(item) => {
+                first_item.get_or_insert(item.span);
+                Some(item)
+            }
+        })
+        .collect();
     (module, items)
 }
 
