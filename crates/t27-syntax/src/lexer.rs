@@ -64,6 +64,19 @@ impl<'src> Lexer<'src> {
         }
     }
 
+    /// A lexer of `src` from `start` on, spans counted from the start of `src`: the rest of a
+    /// file from the start of a piece, read again. (A piece starts outside every bracket with a
+    /// token that starts a declaration, so the state the lexer would have there is this one.)
+    pub fn from(file: FileId, src: &'src str, start: usize) -> Lexer<'src> {
+        let mut lexer = Lexer::new(file, src, (src.len() - start) / 2 + 1);
+        lexer.logos.bump(start);
+        lexer.lines = LineStart {
+            scanned: start,
+            start: src[..start].rfind('\n').map_or(0, |i| i + 1),
+        };
+        lexer
+    }
+
     /// Reads the next piece of the source: a token (pushed to `out.tokens`, or merged into
     /// the bad token before it), a comment, or a bad character. False at the end of the file.
     pub fn step(&mut self) -> bool {

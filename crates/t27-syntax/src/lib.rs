@@ -34,48 +34,97 @@ const PIECE_TOKENS: usize = 1 << 15;
 
 /// Lexes and parses one source file.
 pub fn parse(file: FileId, src: &str) -> Parsed {
-    parse_in_pieces(file, src, PIECE_TOKENS)
+    parse_in_pieces(file, src, PIECE_TOKENS, true)
 }
 
-/// [`parse`] with pieces of at least `piece_tokens` tokens: the result is the same for any
-/// size (the tests cut every fixture at every declaration).
-fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize) -> Parsed {
+/// [`parse`] with pieces of at least `piece_tokens` tokens, parsed on two threads when
+/// `parallel` and there are two pieces or more: the result is the same for any size, on one
+/// thread or two (the tests cut every fixture at every declaration, both ways).
+fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize, parallel: bool) -> Parsed {
     let capacity = (src.len() / 2 + 1).min(piece_tokens.max(1 << 10).saturating_mul(2));
     let mut lexer = lexer::Lexer::new(file, src, capacity);
     let mut scan = Scan::default();
-    let mut tops = Vec::new();
-    let mut syntax = Vec::new();
-    // Set once a piece has something to report: the rest of the file is then parsed as one
-    // piece, with rich errors, exactly as if the file had never been cut.
-    let mut to_the_end = false;
-    // How far into `lexer.out.tokens` the scan has read.
-    let mut scanned = 0;
-    loop {
-        let cut = next_piece(&mut lexer, &mut scan.piece_depth, piece_tokens, to_the_end);
-        let tokens = &lexer.out.tokens;
-        let end = cut.unwrap_or(tokens.len());
-        scan.read(file, src, &tokens[scanned..end]);
-        scanned = end;
-        let Some(cut) = cut else {
-            if scan.verdict.is_none() {
-                let (more, errors) = parser::parse_tokens(file, src.len(), &tokens[..end]);
-                append(&mut tops, more);
-                syntax.extend(errors);
-            }
-            break;
-        };
-        if scan.verdict.is_none() {
-            let piece_end = tokens[cut - 1].1.end;
-            match parser::parse_fast(piece_end, &tokens[..cut]) {
-                Some(more) => append(&mut tops, more),
-                None => {
-                    to_the_end = true;
-                    continue;
+    // Where each piece starts, and what parsing it gave (`None`: something to report).
+    let mut starts: Vec<usize> = Vec::new();
+    let mut parsed: Vec<Option<Vec<parser::TopLevel>>> = Vec::new();
+    std::thread::scope(|scope| {
+        let (to_worker, jobs) = std::sync::mpsc::sync_channel::<Piece<'_>>(1);
+        let (from_worker, results) = std::sync::mpsc::channel();
+        let mut jobs = Some((jobs, from_worker));
+        let mut to_worker = Some(to_worker);
+        let mut worker = None;
+        loop {
+            let cut = next_piece(&mut lexer, &mut scan.piece_depth, piece_tokens);
+            let tokens = &mut lexer.out.tokens;
+            let end = cut.unwrap_or(tokens.len());
+            scan.read(file, src, &tokens[..end]);
+            if scan.verdict.is_none() && end > 0 {
+                let piece = Piece {
+                    index: parsed.len(),
+                    end: if cut.is_some() {
+                        tokens[end - 1].1.end
+                    } else {
+                        src.len()
+                    },
+                    tokens: tokens.drain(..end).collect(),
+                };
+                starts.push(piece.tokens[0].1.start);
+                parsed.push(None);
+                // Every other piece goes to a second thread, started with the second piece.
+                if parallel && piece.index % 2 == 1 {
+                    if worker.is_none()
+                        && let Some((jobs, done)) = jobs.take()
+                    {
+                        worker = Some(scope.spawn(move || {
+                            for p in jobs.iter() {
+                                let _ = done.send((p.index, parser::parse_fast(p.end, &p.tokens)));
+                            }
+                        }));
+                    }
+                    if let Some(tx) = &to_worker {
+                        let _ = tx.send(piece);
+                    }
+                } else {
+                    parsed[piece.index] = parser::parse_fast(piece.end, &piece.tokens);
                 }
+            } else {
+                tokens.drain(..end);
+            }
+            if cut.is_none() {
+                break;
             }
         }
-        lexer.out.tokens.drain(..cut);
-        scanned = 0;
+        drop(to_worker.take());
+        if let Some(w) = worker {
+            let _ = w.join();
+        }
+        for (index, result) in results.try_iter() {
+            parsed[index] = result;
+        }
+    });
+    let mut tops = Vec::new();
+    let mut syntax = Vec::new();
+    // A file that is not to be parsed (nested too deeply, an older dialect) is not: its
+    // pieces up to there were, and are dropped.
+    let parsed = if scan.verdict.is_none() {
+        parsed
+    } else {
+        Vec::new()
+    };
+    for (i, result) in parsed.into_iter().enumerate() {
+        match result {
+            Some(more) => append(&mut tops, more),
+            None => {
+                // A piece with something to report: the rest of the file is parsed again as
+                // one piece, with rich errors, exactly as if it had never been cut.
+                let mut rest = lexer::Lexer::from(file, src, starts[i]);
+                while rest.step() {}
+                let (more, errors) = parser::parse_tokens(file, src.len(), &rest.out.tokens);
+                append(&mut tops, more);
+                syntax.extend(errors);
+                break;
+            }
+        }
     }
     let lexed = lexer.out;
     let mut diagnostics = lexed.diagnostics;
@@ -126,6 +175,14 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize) -> Parsed {
     }
 }
 
+/// A piece of a file on its way to the thread that parses it.
+struct Piece<'s> {
+    index: usize,
+    /// Where the piece ends in the file (the file's length for the last).
+    end: usize,
+    tokens: Vec<(Token<'s>, TokenSpan)>,
+}
+
 /// Appends a piece's declarations; the first piece's vector becomes the file's (a small file is
 /// one piece, and its declarations are not copied).
 fn append<T>(all: &mut Vec<T>, more: Vec<T>) {
@@ -141,12 +198,7 @@ fn append<T>(all: &mut Vec<T>, more: Vec<T>) {
 /// file. A piece ends before a token that starts a declaration, outside every bracket, right
 /// after a `;` or `}`, once it has `piece_tokens` tokens. `depth` is the bracket depth at
 /// the end of what has been lexed.
-fn next_piece(
-    lexer: &mut lexer::Lexer<'_>,
-    depth: &mut u32,
-    piece_tokens: usize,
-    to_the_end: bool,
-) -> Option<usize> {
+fn next_piece(lexer: &mut lexer::Lexer<'_>, depth: &mut u32, piece_tokens: usize) -> Option<usize> {
     loop {
         let before = lexer.out.tokens.len();
         if !lexer.step() {
@@ -158,8 +210,7 @@ fn next_piece(
         }
         let at = tokens.len() - 1;
         let t = &tokens[at].0;
-        let ends_piece = !to_the_end
-            && *depth == 0
+        let ends_piece = *depth == 0
             && at >= piece_tokens.max(1)
             && (t.starts_declaration() || matches!(t, Token::Const | Token::Var))
             && matches!(tokens[at - 1].0, Token::Semi | Token::RBrace);
@@ -404,7 +455,8 @@ mod pieces {
     }
 
     /// Every fixture and seed parses to the same tree and diagnostics whole and cut at every
-    /// declaration where a piece may end (and at every seventh token's first such place).
+    /// declaration where a piece may end (and at every seventh token's first such place), on
+    /// one thread and on two.
     #[test]
     fn a_file_parses_the_same_in_pieces_of_any_size() {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -416,9 +468,9 @@ mod pieces {
         for path in &files {
             let bytes = std::fs::read(path).expect("fixture read");
             let (src, _) = decode(FileId(0), &bytes);
-            let whole = parse_in_pieces(FileId(0), &src, usize::MAX);
-            for size in [1, 7] {
-                let cut = parse_in_pieces(FileId(0), &src, size);
+            let whole = parse_in_pieces(FileId(0), &src, usize::MAX, false);
+            for (size, parallel) in [(1, false), (7, false), (1, true), (7, true)] {
+                let cut = parse_in_pieces(FileId(0), &src, size, parallel);
                 let name = path.display();
                 assert_eq!(cut.file, whole.file, "{name}, pieces of {size}");
                 assert_eq!(
