@@ -74,6 +74,15 @@ def main():
         times = [run([t27, "test", replay])[0] for _ in range(3)]
         print(f"replay, 1,000,000 asserts: {statistics.median(times):.2f} s, "
               f"peak {peak([t27, 'test', replay]):.0f} MiB")
+    if len(binaries) == 2:
+        # The rows in absolute times, once more with the two binaries in turn, so that the
+        # machine's drift between them cancels in each pair.
+        old, new = binaries
+        o, n, r = paired([old, "check", generated], [new, "check", generated], 15)
+        print(f"paired, check generated tree: {o:.1f} ms -> {n:.1f} ms "
+              f"({size / 1e3 / o:.1f} -> {size / 1e3 / n:.1f} MB/s), old/new {r:.2f}x")
+        o, n, r = paired([old, "test", replay], [new, "test", replay], 3, warmup=1)
+        print(f"paired, replay: {o / 1e3:.2f} s -> {n / 1e3:.2f} s, old/new {r:.2f}x")
 
 
 if __name__ == "__main__":
