@@ -1,34 +1,94 @@
 //! Snapshot tests over the fixture folders: every good spec's checked summary, and every bad
-//! spec's rendered diagnostics.
+//! spec's rendered diagnostics. A data-driven harness (libtest-mimic): each fixture is a test
+//! of its own, named after its file (`good::declarations.t27`,
+//! `errors::E0101-missing-semicolon.t27`), so a broken fixture reads as its own failure and
+//! `cargo test --test fixtures E0101` runs one.
 
 mod common;
 
 use common::*;
+use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
 
-/// Good fixtures: one spec per form of the language reference, sections 1 to 4. Each must
-/// check without a diagnostic; the snapshot shows the values and assert counts computed.
-#[test]
-fn good_fixtures_check_cleanly() {
-    insta::glob!("fixtures/good/specs/**/*.t27", |path| {
-        let mut loader = MemLoader::default();
-        let checked = check_paths(&[rel(path)], &mut loader);
-        assert!(checked.diagnostics.is_empty(), "{}", rendered(&checked));
-        insta::assert_snapshot!(summary(&checked));
-    });
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = Vec::new();
+    for path in t27_files(Path::new("tests/fixtures/good/specs")) {
+        let name = fixture_name(&path, "tests/fixtures/good/specs");
+        trials.push(Trial::test(format!("good::{name}"), move || {
+            good_fixture_checks_cleanly(&path, &name)
+        }));
+    }
+    let bad = t27_files(Path::new("tests/fixtures/errors"));
+    assert!(
+        bad.len() >= 40,
+        "at least 40 bad-input specs, found {}",
+        bad.len()
+    );
+    for path in bad.into_iter().filter(|p| !is_helper(p)) {
+        let name = fixture_name(&path, "tests/fixtures/errors");
+        trials.push(Trial::test(format!("errors::{name}"), move || {
+            bad_fixture_reports_its_code(&path, &name)
+        }));
+    }
+    let whole: [(&str, fn()); 4] = [
+        ("owner_specs_check_cleanly", owner_specs_check_cleanly),
+        (
+            "every_code_has_a_fixture_that_reports_it",
+            every_code_has_a_fixture_that_reports_it,
+        ),
+        (
+            "every_reported_code_is_registered",
+            every_reported_code_is_registered,
+        ),
+        (
+            "json_lines_carry_the_documented_fields",
+            json_lines_carry_the_documented_fields,
+        ),
+    ];
+    for (name, test) in whole {
+        trials.push(Trial::test(name, move || {
+            test();
+            Ok(())
+        }));
+    }
+    libtest_mimic::run(&args, trials).exit();
 }
 
-/// The owner's two specs: no error, no warning, and the assert counts the runner will report.
-#[test]
-fn owner_specs_check_cleanly() {
+/// A fixture's name: its path under `dir`, as the snapshot files spell it (`a/b.t27` is
+/// `a__b.t27`).
+fn fixture_name(path: &Path, dir: &str) -> String {
+    let under = path.strip_prefix(dir).unwrap_or(path);
+    under.to_string_lossy().replace(['/', '\\'], "__")
+}
+
+/// Helper modules that other bad fixtures import are not fixtures of their own.
+fn is_helper(path: &Path) -> bool {
+    path.starts_with("tests/fixtures/errors/queen")
+        || path.ends_with("limits.t27")
+        || path.ends_with("b.t27")
+}
+
+/// Checks `value` against the snapshot `test@name` of this file's tests, recording the fixture
+/// it came from.
+fn snapshot(test: &str, name: &str, input: &Path, value: String) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_suffix(name);
+    settings.set_input_file(input);
+    settings.set_prepend_module_to_snapshot(true);
+    settings.bind(|| insta::assert_snapshot!(test, value));
+}
+
+/// A good fixture (one spec per form of the language reference, sections 1 to 4) checks
+/// without a diagnostic; the snapshot shows the values and assert counts computed.
+fn good_fixture_checks_cleanly(path: &Path, name: &str) -> Result<(), Failed> {
     let mut loader = MemLoader::default();
-    let paths = vec![
-        PathBuf::from("specs/queen/review_first.t27"),
-        PathBuf::from("specs/queen/dispatch.t27"),
-    ];
-    let checked = check_paths(&paths, &mut loader);
-    assert!(checked.diagnostics.is_empty(), "{}", rendered(&checked));
-    insta::assert_snapshot!(summary(&checked));
+    let checked = check_paths(&[path.to_path_buf()], &mut loader);
+    if !checked.diagnostics.is_empty() {
+        return Err(rendered(&checked).into());
+    }
+    snapshot("good_fixtures_check_cleanly", name, path, summary(&checked));
+    Ok(())
 }
 
 /// The code a bad fixture is named after: `E0101-missing-semicolon.t27` and
@@ -38,41 +98,40 @@ fn expected_code(path: &Path) -> String {
     rel.to_string_lossy().chars().take(5).collect()
 }
 
-/// Bad fixtures: each reports its code (and only real findings); the snapshot shows every
+/// A bad fixture reports its code (and only real findings); the snapshot shows every
 /// diagnostic as rendered, so a reader sees which span is underlined.
-#[test]
-fn bad_fixtures_report_their_code() {
-    let files = t27_files(Path::new("tests/fixtures/errors"));
-    assert!(
-        files.len() >= 40,
-        "at least 40 bad-input specs, found {}",
-        files.len()
+fn bad_fixture_reports_its_code(path: &Path, name: &str) -> Result<(), Failed> {
+    let mut loader = MemLoader::default();
+    let checked = check_paths(&[path.to_path_buf()], &mut loader);
+    let code = expected_code(path);
+    if !checked.diagnostics.iter().any(|d| d.code.as_str() == code) {
+        return Err(format!("does not report {code}:\n{}", rendered(&checked)).into());
+    }
+    snapshot(
+        "bad_fixtures_report_their_code",
+        name,
+        path,
+        rendered(&checked),
     );
-    insta::glob!("fixtures/errors/**/*.t27", |path| {
-        let path = rel(path);
-        // Helper modules that other fixtures import are not fixtures of their own.
-        if path.starts_with("tests/fixtures/errors/queen")
-            || path.ends_with("limits.t27")
-            || path.ends_with("b.t27")
-        {
-            return;
-        }
-        let mut loader = MemLoader::default();
-        let checked = check_paths(std::slice::from_ref(&path), &mut loader);
-        let code = expected_code(&path);
-        assert!(
-            checked.diagnostics.iter().any(|d| d.code.as_str() == code),
-            "{} does not report {code}:\n{}",
-            path.display(),
-            rendered(&checked)
-        );
-        insta::assert_snapshot!(rendered(&checked));
-    });
+    Ok(())
+}
+
+/// The owner's two specs: no error, no warning, and the assert counts the runner will report.
+fn owner_specs_check_cleanly() {
+    let mut loader = MemLoader::default();
+    let paths = vec![
+        PathBuf::from("specs/queen/review_first.t27"),
+        PathBuf::from("specs/queen/dispatch.t27"),
+    ];
+    let checked = check_paths(&paths, &mut loader);
+    assert!(checked.diagnostics.is_empty(), "{}", rendered(&checked));
+    let mut settings = insta::Settings::clone_current();
+    settings.set_prepend_module_to_snapshot(true);
+    settings.bind(|| insta::assert_snapshot!("owner_specs_check_cleanly", summary(&checked)));
 }
 
 /// Every registered code has an example fixture that triggers it, so `t27 explain` never
 /// shows an example that does not do what it says.
-#[test]
 fn every_code_has_a_fixture_that_reports_it() {
     for info in t27_diag::CODES {
         let path = PathBuf::from("tests/fixtures/errors").join(info.example_file);
@@ -98,7 +157,6 @@ fn every_code_has_a_fixture_that_reports_it() {
 }
 
 /// Every diagnostic the fixtures produce uses a registered code with the registered severity.
-#[test]
 fn every_reported_code_is_registered() {
     for path in t27_files(Path::new("tests/fixtures")) {
         let mut loader = MemLoader::default();
@@ -117,7 +175,6 @@ fn every_reported_code_is_registered() {
 }
 
 /// `--format json`: one object per diagnostic with the documented fields.
-#[test]
 fn json_lines_carry_the_documented_fields() {
     let path = PathBuf::from("tests/fixtures/errors/E0101-missing-semicolon.t27");
     let mut loader = MemLoader::default();
