@@ -1,9 +1,12 @@
 //! The two engines: every fixture and spec runs on the reference evaluator and on the JIT, and
 //! every block must end the same way. Also the runner's reports: values, JSON lines, JUnit.
+//! A data-driven harness (libtest-mimic): each fixture is a test of its own, named after its
+//! file (`agree::run/loops.t27`, `recorded::loops.t27`).
 
 mod common;
 
 use common::*;
+use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use t27_check::Checked;
@@ -78,46 +81,109 @@ const ENGINES: [Engine; 4] = [
     Engine::Tiered { eval_budget: 3 },
 ];
 
-#[test]
-fn every_engine_ends_every_block_the_same_way() {
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = Vec::new();
+    for path in requests().into_iter().flatten() {
+        let name = path.to_string_lossy().replace('\\', "/");
+        let name = name
+            .strip_prefix("tests/fixtures/")
+            .unwrap_or(&name)
+            .to_string();
+        trials.push(Trial::test(format!("agree::{name}"), move || {
+            every_engine_ends_every_block_the_same_way(&path)
+        }));
+    }
+    for path in t27_files(Path::new("tests/fixtures/run")) {
+        let name = path
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        trials.push(Trial::test(format!("recorded::{name}"), move || {
+            run_fixture_ends_as_recorded(&path, &name);
+            Ok(())
+        }));
+    }
+    let whole: [(&str, fn()); 5] = [
+        ("every_request_runs_blocks", every_request_runs_blocks),
+        (
+            "the_tiered_engine_evaluates_light_blocks_and_compiles_heavy_ones",
+            the_tiered_engine_evaluates_light_blocks_and_compiles_heavy_ones,
+        ),
+        (
+            "the_owner_specs_pass_natively",
+            the_owner_specs_pass_natively,
+        ),
+        (
+            "a_changed_constant_fails_exactly_the_blocks_that_depend_on_it",
+            a_changed_constant_fails_exactly_the_blocks_that_depend_on_it,
+        ),
+        (
+            "json_lines_and_junit_are_well_formed",
+            json_lines_and_junit_are_well_formed,
+        ),
+    ];
+    for (name, test) in whole {
+        trials.push(Trial::test(name, move || {
+            test();
+            Ok(())
+        }));
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// Each group of fixtures runs blocks at all (a request that runs none tests nothing), and
+/// with no budget the tiered engine hands some of them on to native code (the path from the
+/// evaluator to the JIT is taken).
+fn every_request_runs_blocks() {
     for paths in requests() {
         let checked = check_paths(&paths, &mut MemLoader::default());
-        let (eval, eval_summary) = run(&checked, Engine::Eval);
+        let (eval, _) = run(&checked, Engine::Eval);
         assert!(!eval.is_empty(), "{paths:?} ran no block");
-        assert!(eval_summary.native_code.is_empty());
-        let counts = |s: &t27_run::Summary| t27_run::Summary {
-            native_code: Vec::new(),
-            ..s.clone()
-        };
-        for engine in ENGINES {
-            let (other, summary) = run(&checked, engine);
-            assert!(summary.engine_error.is_none(), "{:?}", summary.engine_error);
-            assert_eq!(
-                listing(&checked, &eval),
-                listing(&checked, &other),
-                "{engine:?} disagrees with the evaluator on {paths:?}"
-            );
-            assert_eq!(counts(&eval_summary), counts(&summary), "{engine:?}");
-            // Which engine answered each block: with no budget, every block that makes a
-            // call or a loop turn went on to native code.
-            let answered: Vec<Engine> = other.iter().map(|r| r.engine.expect("ran")).collect();
-            match engine {
-                Engine::Jit => assert!(answered.iter().all(|e| *e == Engine::Jit)),
-                Engine::Tiered { eval_budget: 0 } => {
-                    assert!(answered.contains(&Engine::Jit), "{paths:?}")
-                }
-                _ => assert!(
-                    answered
-                        .iter()
-                        .all(|e| matches!(e, Engine::Jit | Engine::Eval))
-                ),
-            }
-        }
+        let (tiered, _) = run(&checked, Engine::Tiered { eval_budget: 0 });
+        assert!(
+            tiered.iter().any(|r| r.engine == Some(Engine::Jit)),
+            "{paths:?}: no block went on to native code"
+        );
     }
 }
 
+/// A file's blocks (with the modules it imports) end the same way on every engine as on the
+/// evaluator.
+fn every_engine_ends_every_block_the_same_way(path: &Path) -> Result<(), Failed> {
+    let checked = check_paths(&[path.to_path_buf()], &mut MemLoader::default());
+    let (eval, eval_summary) = run(&checked, Engine::Eval);
+    assert!(eval_summary.native_code.is_empty());
+    let counts = |s: &t27_run::Summary| t27_run::Summary {
+        native_code: Vec::new(),
+        ..s.clone()
+    };
+    for engine in ENGINES {
+        let (other, summary) = run(&checked, engine);
+        if let Some(e) = summary.engine_error {
+            return Err(format!("{engine:?}: {e}").into());
+        }
+        assert_eq!(
+            listing(&checked, &eval),
+            listing(&checked, &other),
+            "{engine:?} disagrees with the evaluator"
+        );
+        assert_eq!(counts(&eval_summary), counts(&summary), "{engine:?}");
+        // Which engine answered each block: with no budget, every block that makes a call or
+        // a loop turn went on to native code.
+        let answered: Vec<Engine> = other.iter().map(|r| r.engine.expect("ran")).collect();
+        match engine {
+            Engine::Jit => assert!(answered.iter().all(|e| *e == Engine::Jit)),
+            _ => assert!(
+                answered
+                    .iter()
+                    .all(|e| matches!(e, Engine::Jit | Engine::Eval))
+            ),
+        }
+    }
+    Ok(())
+}
+
 /// The tiered engine answers light blocks on the evaluator and compiles heavy ones.
-#[test]
 fn the_tiered_engine_evaluates_light_blocks_and_compiles_heavy_ones() {
     let checked = check_paths(
         &t27_files(Path::new("specs/queen")),
@@ -135,21 +201,26 @@ fn the_tiered_engine_evaluates_light_blocks_and_compiles_heavy_ones() {
     assert!(reports.iter().any(|r| r.engine == Some(Engine::Eval)));
 }
 
-#[test]
-fn run_fixtures_end_as_recorded() {
-    let checked = check_paths(
-        &t27_files(Path::new("tests/fixtures/run")),
-        &mut MemLoader::default(),
-    );
+/// A run fixture's blocks on the JIT, as recorded: outcomes, failure values, trap kinds.
+fn run_fixture_ends_as_recorded(path: &Path, name: &str) {
+    let checked = check_paths(&[path.to_path_buf()], &mut MemLoader::default());
     let (reports, summary) = run(&checked, Engine::Jit);
-    insta::assert_snapshot!(format!(
-        "{}{}",
-        listing(&checked, &reports),
-        t27_run::human_summary(&summary)
-    ));
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_suffix(name);
+    settings.set_input_file(path);
+    settings.set_prepend_module_to_snapshot(true);
+    settings.bind(|| {
+        insta::assert_snapshot!(
+            "run_fixtures_end_as_recorded",
+            format!(
+                "{}{}",
+                listing(&checked, &reports),
+                t27_run::human_summary(&summary)
+            )
+        )
+    });
 }
 
-#[test]
 fn the_owner_specs_pass_natively() {
     let checked = check_paths(
         &t27_files(Path::new("specs/queen")),
@@ -189,7 +260,6 @@ fn the_owner_specs_pass_natively() {
     );
 }
 
-#[test]
 fn a_changed_constant_fails_exactly_the_blocks_that_depend_on_it() {
     let path = PathBuf::from("specs/queen/dispatch.t27");
     let text = std::fs::read_to_string(&path).expect("the owner's spec");
@@ -255,7 +325,6 @@ fn a_changed_constant_fails_exactly_the_blocks_that_depend_on_it() {
     }
 }
 
-#[test]
 fn json_lines_and_junit_are_well_formed() {
     let checked = check_paths(
         &t27_files(Path::new("tests/fixtures/run")),
