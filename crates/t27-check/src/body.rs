@@ -136,11 +136,32 @@ impl Checker {
         let (first, second) = bodies.split_at_mut(split);
         let mut worker = (!second.is_empty()).then(|| self.worker());
         let (mine, theirs) = std::thread::scope(|scope| {
-            let theirs = worker
-                .as_mut()
-                .map(|w| scope.spawn(move || w.lower_bodies(second)));
-            let mine = self.lower_bodies(first);
-            let theirs = theirs.map(|handle| match handle.join() {
+            // The second run goes to the worker once it has started, so that nothing is lost
+            // if no thread can be had: this one then lowers both runs.
+            let (hand_over, second_run) = std::sync::mpsc::channel::<&mut [BodyItem<'_>]>();
+            let theirs = worker.as_mut().and_then(|w| {
+                std::thread::Builder::new()
+                    .name("t27-check".into())
+                    .stack_size(t27_syntax::THREAD_STACK)
+                    .spawn_scoped(scope, move || {
+                        second_run.recv().ok().map(|bodies| w.lower_bodies(bodies))
+                    })
+                    .ok()
+            });
+            let mine = match &theirs {
+                Some(_) => {
+                    let _ = hand_over.send(second);
+                    self.lower_bodies(first)
+                }
+                None => {
+                    let mut mine = self.lower_bodies(first);
+                    let more = self.lower_bodies(second);
+                    mine.functions.extend(more.functions);
+                    mine.tests.extend(more.tests);
+                    mine
+                }
+            };
+            let theirs = theirs.and_then(|handle| match handle.join() {
                 Ok(lowered) => lowered,
                 Err(panic) => std::panic::resume_unwind(panic),
             });

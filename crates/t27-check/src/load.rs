@@ -198,18 +198,24 @@ fn parse_in_parallel(files: &[(PathBuf, Vec<u8>)]) -> Vec<ParsedFile> {
     let mut results: Vec<Option<ParsedFile>> = (0..files.len()).map(|_| None).collect();
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(&i) = order.get(k) else { break };
-                        done.push((i, decode_and_parse(FileId(i as u32), &files[i].1)));
-                    }
-                    done
-                })
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .name("t27-parse".into())
+                    .stack_size(t27_syntax::THREAD_STACK)
+                    .spawn_scoped(scope, || {
+                        let mut done = Vec::new();
+                        loop {
+                            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(&i) = order.get(k) else { break };
+                            done.push((i, decode_and_parse(FileId(i as u32), &files[i].1)));
+                        }
+                        done
+                    })
+                    .ok()
             })
             .collect();
+        // A thread that could not be started leaves its files to the others, or to this one
+        // below.
         for w in workers {
             // A panic in a parser thread is a bug; the file is then parsed again here,
             // where the panic reaches the caller as it would have without threads.

@@ -32,6 +32,11 @@ pub struct Parsed {
 /// piece.
 const PIECE_TOKENS: usize = 1 << 15;
 
+/// The stack of a thread that parses or checks: both recurse once per level of nesting, up to
+/// [`MAX_NESTING`], and a spawned thread's default (2 MB) is less than the main thread's; the
+/// pages a run does not touch cost nothing.
+pub const THREAD_STACK: usize = 256 << 20;
+
 /// Lexes and parses one source file.
 pub fn parse(file: FileId, src: &str) -> Parsed {
     parse_in_pieces(file, src, PIECE_TOKENS, true)
@@ -51,7 +56,7 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize, parallel: bool)
         let (to_worker, jobs) = std::sync::mpsc::sync_channel::<Piece<'_>>(1);
         let (from_worker, results) = std::sync::mpsc::channel();
         let mut jobs = Some((jobs, from_worker));
-        let mut to_worker = Some(to_worker);
+        let mut to_worker = parallel.then_some(to_worker);
         let mut worker = None;
         loop {
             let cut = next_piece(&mut lexer, &mut scan.piece_depth, piece_tokens);
@@ -71,19 +76,26 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize, parallel: bool)
                 starts.push(piece.tokens[0].1.start);
                 parsed.push(None);
                 // Every other piece goes to a second thread, started with the second piece.
-                if parallel && piece.index % 2 == 1 {
-                    if worker.is_none()
-                        && let Some((jobs, done)) = jobs.take()
-                    {
-                        worker = Some(scope.spawn(move || {
-                            for p in jobs.iter() {
-                                let _ = done.send((p.index, parser::parse_fast(p.end, &p.tokens)));
-                            }
-                        }));
+                if to_worker.is_some() && piece.index % 2 == 1 && worker.is_none() {
+                    if let Some((jobs, done)) = jobs.take() {
+                        worker = std::thread::Builder::new()
+                            .name("t27-parse".into())
+                            .stack_size(THREAD_STACK)
+                            .spawn_scoped(scope, move || {
+                                for p in jobs.iter() {
+                                    let parsed = parser::parse_fast(p.end, &p.tokens);
+                                    let _ = done.send((p.index, parsed));
+                                }
+                            })
+                            .ok();
                     }
-                    if let Some(tx) = &to_worker {
-                        let _ = tx.send(piece);
+                    // No second thread to be had: this one parses every piece.
+                    if worker.is_none() {
+                        to_worker = None;
                     }
+                }
+                if let (Some(tx), true) = (&to_worker, piece.index % 2 == 1) {
+                    let _ = tx.send(piece);
                 } else {
                     parsed[piece.index] = parser::parse_fast(piece.end, &piece.tokens);
                 }
