@@ -71,7 +71,11 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize, parallel: bool)
                     } else {
                         src.len()
                     },
-                    tokens: tokens.drain(..end).collect(),
+                    // The last piece (all of a small file) takes the lexer's vector itself.
+                    tokens: match cut {
+                        Some(_) => tokens.drain(..end).collect(),
+                        None => std::mem::take(tokens),
+                    },
                 };
                 starts.push(piece.tokens[0].1.start);
                 parsed.push(None);
