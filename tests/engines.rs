@@ -103,7 +103,7 @@ fn main() {
             Ok(())
         }));
     }
-    let whole: [(&str, fn()); 5] = [
+    trials.extend(plain_trials(vec![
         ("every_request_runs_blocks", every_request_runs_blocks),
         (
             "the_tiered_engine_evaluates_light_blocks_and_compiles_heavy_ones",
@@ -121,13 +121,7 @@ fn main() {
             "json_lines_and_junit_are_well_formed",
             json_lines_and_junit_are_well_formed,
         ),
-    ];
-    for (name, test) in whole {
-        trials.push(Trial::test(name, move || {
-            test();
-            Ok(())
-        }));
-    }
+    ]));
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -205,11 +199,7 @@ fn the_tiered_engine_evaluates_light_blocks_and_compiles_heavy_ones() {
 fn run_fixture_ends_as_recorded(path: &Path, name: &str) {
     let checked = check_paths(&[path.to_path_buf()], &mut MemLoader::default());
     let (reports, summary) = run(&checked, Engine::Jit);
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_suffix(name);
-    settings.set_input_file(path);
-    settings.set_prepend_module_to_snapshot(true);
-    settings.bind(|| {
+    fixture_snapshot(name, path).bind(|| {
         insta::assert_snapshot!(
             "run_fixtures_end_as_recorded",
             format!(

@@ -31,7 +31,7 @@ fn main() {
             bad_fixture_reports_its_code(&path, &name)
         }));
     }
-    let whole: [(&str, fn()); 4] = [
+    trials.extend(plain_trials(vec![
         ("owner_specs_check_cleanly", owner_specs_check_cleanly),
         (
             "every_code_has_a_fixture_that_reports_it",
@@ -45,13 +45,7 @@ fn main() {
             "json_lines_carry_the_documented_fields",
             json_lines_carry_the_documented_fields,
         ),
-    ];
-    for (name, test) in whole {
-        trials.push(Trial::test(name, move || {
-            test();
-            Ok(())
-        }));
-    }
+    ]));
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -69,16 +63,6 @@ fn is_helper(path: &Path) -> bool {
         || path.ends_with("b.t27")
 }
 
-/// Checks `value` against the snapshot `test@name` of this file's tests, recording the fixture
-/// it came from.
-fn snapshot(test: &str, name: &str, input: &Path, value: String) {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_suffix(name);
-    settings.set_input_file(input);
-    settings.set_prepend_module_to_snapshot(true);
-    settings.bind(|| insta::assert_snapshot!(test, value));
-}
-
 /// A good fixture (one spec per form of the language reference, sections 1 to 4) checks
 /// without a diagnostic; the snapshot shows the values and assert counts computed.
 fn good_fixture_checks_cleanly(path: &Path, name: &str) -> Result<(), Failed> {
@@ -87,7 +71,8 @@ fn good_fixture_checks_cleanly(path: &Path, name: &str) -> Result<(), Failed> {
     if !checked.diagnostics.is_empty() {
         return Err(rendered(&checked).into());
     }
-    snapshot("good_fixtures_check_cleanly", name, path, summary(&checked));
+    fixture_snapshot(name, path)
+        .bind(|| insta::assert_snapshot!("good_fixtures_check_cleanly", summary(&checked)));
     Ok(())
 }
 
@@ -107,12 +92,8 @@ fn bad_fixture_reports_its_code(path: &Path, name: &str) -> Result<(), Failed> {
     if !checked.diagnostics.iter().any(|d| d.code.as_str() == code) {
         return Err(format!("does not report {code}:\n{}", rendered(&checked)).into());
     }
-    snapshot(
-        "bad_fixtures_report_their_code",
-        name,
-        path,
-        rendered(&checked),
-    );
+    fixture_snapshot(name, path)
+        .bind(|| insta::assert_snapshot!("bad_fixtures_report_their_code", rendered(&checked)));
     Ok(())
 }
 
@@ -125,9 +106,7 @@ fn owner_specs_check_cleanly() {
     ];
     let checked = check_paths(&paths, &mut loader);
     assert!(checked.diagnostics.is_empty(), "{}", rendered(&checked));
-    let mut settings = insta::Settings::clone_current();
-    settings.set_prepend_module_to_snapshot(true);
-    settings.bind(|| insta::assert_snapshot!("owner_specs_check_cleanly", summary(&checked)));
+    insta::assert_snapshot!("owner_specs_check_cleanly", summary(&checked));
 }
 
 /// Every registered code has an example fixture that triggers it, so `t27 explain` never

@@ -190,3 +190,26 @@ fn item_line(p: &Program, item: ItemRef) -> String {
 fn vis(is_pub: bool) -> &'static str {
     if is_pub { "pub " } else { "" }
 }
+
+/// The snapshot settings of a fixture's own snapshot: `TEST@NAME` in `tests/snapshots`,
+/// recording the fixture it came from (the assertion stays at the caller, whose module names
+/// the snapshot).
+pub fn fixture_snapshot(name: &str, input: &Path) -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_suffix(name);
+    settings.set_input_file(input);
+    settings
+}
+
+/// Tests of a data-driven harness that are not about one fixture, as its trials.
+pub fn plain_trials(tests: Vec<(&'static str, fn())>) -> Vec<libtest_mimic::Trial> {
+    tests
+        .into_iter()
+        .map(|(name, test)| {
+            libtest_mimic::Trial::test(name, move || {
+                test();
+                Ok(())
+            })
+        })
+        .collect()
+}
