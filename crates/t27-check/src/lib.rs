@@ -8,6 +8,7 @@
 
 #![deny(clippy::unwrap_used)]
 
+mod bodies;
 mod body;
 mod calls;
 mod checker;
