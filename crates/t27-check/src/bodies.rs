@@ -1,10 +1,15 @@
 //! Which thread lowers which body: every function, test and invariant body of a request, on
 //! two threads when it is large, each body's syntax dropped once lowered (`body.rs` lowers one).
+//!
+//! A test or invariant body is lowered for its diagnostics, its assert counts and what it
+//! refers to, and its IR is then dropped: a block is lowered again, by a [`BlockLowerer`], when
+//! it runs. The parser leaves such a body's statements out of the tree unless it has a syntax
+//! error (`t27_syntax::parse_body` reads them again from the source), so a large spec is held
+//! as neither syntax nor IR, only as its text.
 
 use crate::body::{BodyCtx, block_diverges};
 use crate::checker::Checker;
 use crate::load::LoadedModule;
-use crate::sources::SourceMap;
 use std::sync::Arc;
 use t27_diag::{Code, Diagnostic, Span};
 use t27_ir::*;
@@ -20,12 +25,20 @@ enum Job {
 /// A body to lower, its module, and the declaration it is in (whose statements go once lowered).
 type BodyItem<'t> = (Job, ModuleId, &'t mut ast::Item);
 
-/// What one thread of [`Checker::check_bodies`] lowered: bodies by function and test index
-/// (tests with their folded and runtime assert counts).
+/// What one thread of [`Checker::check_bodies`] lowered: bodies by function index, and by
+/// test index what a test's body told (its IR is dropped).
 #[derive(Default)]
 struct Lowered {
     functions: Vec<(usize, Body)>,
-    tests: Vec<(usize, Body, u32, u32)>,
+    tests: Vec<(usize, TestFacts)>,
+}
+
+/// What the checker keeps of a lowered block: its folded and runtime assert counts and what it
+/// refers to.
+struct TestFacts {
+    folded: u32,
+    runtime: u32,
+    reaches: Vec<ItemRef>,
 }
 
 impl Checker {
@@ -100,11 +113,11 @@ impl Checker {
             for (fi, body) in lowered.functions {
                 p.functions[fi].body = body;
             }
-            for (ti, body, folded, runtime) in lowered.tests {
+            for (ti, facts) in lowered.tests {
                 let test = &mut p.tests[ti];
-                test.folded_asserts = folded;
-                test.runtime_asserts = runtime;
-                test.body = body;
+                test.folded_asserts = facts.folded;
+                test.runtime_asserts = facts.runtime;
+                test.reaches = facts.reaches;
             }
         }
         self.modules = Arc::new(trees);
@@ -132,7 +145,7 @@ impl Checker {
     fn worker(&self) -> Checker {
         Checker {
             modules: Arc::default(),
-            sources: SourceMap::default(),
+            sources: self.sources.clone(),
             program: Arc::clone(&self.program),
             scopes: Arc::clone(&self.scopes),
             diags: Vec::new(),
@@ -163,21 +176,61 @@ impl Checker {
                     out.functions.push((fi, body));
                 }
                 (Job::Test(ti), ItemKind::Test(t)) => {
-                    let mut cx = BodyCtx::body(m, Vec::new(), Ty::Void);
-                    let file = self.file_of(m);
-                    cx.broken = self.has_syntax_error_in(file, item_span);
-                    let block = self.lower_block(&mut cx, &t.body);
+                    // A body with a syntax error kept its statements in the tree.
+                    let kept = (!t.body.stmts.is_empty()).then_some(&t.body);
+                    let (body, folded, runtime) = self.lower_test(ti, m, item_span, kept);
                     t.body.stmts = Vec::new();
-                    let body = Body {
-                        locals: cx.locals,
-                        block,
+                    let mut reaches = Vec::new();
+                    let mut seen = rustc_hash::FxHashSet::default();
+                    body.for_each_reference(&mut |r| {
+                        if seen.insert(r) {
+                            reaches.push(r);
+                        }
+                    });
+                    let facts = TestFacts {
+                        folded,
+                        runtime,
+                        reaches,
                     };
-                    out.tests.push((ti, body, cx.folded, cx.runtime));
+                    out.tests.push((ti, facts));
                 }
                 _ => {}
             }
         }
         out
+    }
+
+    /// A test or invariant body, with its folded and runtime assert counts: lowered from
+    /// `kept` (a body whose statements the tree kept) or read again from the source.
+    fn lower_test(
+        &mut self,
+        ti: usize,
+        m: ModuleId,
+        item_span: Span,
+        kept: Option<&ast::Block>,
+    ) -> (Body, u32, u32) {
+        let file = self.file_of(m);
+        let span = self.program.tests[ti].body.block.span;
+        let read;
+        let ast = match kept {
+            Some(block) => block,
+            None => {
+                let source = self.sources.shared(file);
+                read = t27_syntax::parse_body(file, &source.text, span).unwrap_or(ast::Block {
+                    stmts: Vec::new(),
+                    span,
+                });
+                &read
+            }
+        };
+        let mut cx = BodyCtx::body(m, Vec::new(), Ty::Void);
+        cx.broken = self.has_syntax_error_in(file, item_span);
+        let block = self.lower_block(&mut cx, ast);
+        let body = Body {
+            locals: cx.locals,
+            block,
+        };
+        (body, cx.folded, cx.runtime)
     }
 
     /// A function's body, and E2005 when its end can be reached without a `return`.
@@ -219,5 +272,33 @@ impl Checker {
             locals: cx.locals,
             block,
         }
+    }
+}
+
+/// Lowers test and invariant blocks again, for the engines: a checked program holds only their
+/// declarations, assert counts and what they refer to. Each lowering reads the block's
+/// statements from the source and gives the IR the checker gave it; what it reports was
+/// reported by the check already and is dropped.
+pub struct BlockLowerer(Checker);
+
+impl BlockLowerer {
+    pub(crate) fn new(checker: &Checker) -> BlockLowerer {
+        BlockLowerer(checker.worker())
+    }
+
+    /// Another lowerer of the same program, for another thread.
+    pub fn fork(&self) -> BlockLowerer {
+        BlockLowerer(self.0.worker())
+    }
+
+    /// The IR of `test`'s body. A block with a syntax error in its body gives an empty body
+    /// (such a block never runs: its error blocks it).
+    pub fn lower(&mut self, test: TestId) -> Body {
+        let t = &self.0.program.tests[test.index()];
+        let (m, item_span) = (t.decl.module, t.decl.span);
+        let (body, _, _) = self.0.lower_test(test.index(), m, item_span, None);
+        self.0.diags.clear();
+        self.0.import_uses.clear();
+        body
     }
 }

@@ -53,7 +53,8 @@ pub(crate) enum ConstState {
 
 /// What checking a set of modules produced.
 pub(crate) struct Output {
-    pub program: Program,
+    pub program: Arc<Program>,
+    pub lowerer: crate::BlockLowerer,
     pub sources: SourceMap,
     pub diagnostics: Vec<Diagnostic>,
     pub syntax: Vec<ast::SourceFile>,
@@ -138,6 +139,7 @@ impl Checker {
         }
         c.check_bodies();
         c.lint_modules();
+        let lowerer = crate::BlockLowerer::new(&c);
         // The syntax trees go back to the caller (who may keep them, or exit without the
         // cost of freeing them); the checker holds the only other reference by now.
         let asts = match Arc::try_unwrap(c.modules) {
@@ -145,7 +147,8 @@ impl Checker {
             Err(_) => Vec::new(),
         };
         Output {
-            program: Arc::unwrap_or_clone(c.program),
+            program: c.program,
+            lowerer,
             sources: c.sources,
             diagnostics: c.diags,
             syntax: asts,

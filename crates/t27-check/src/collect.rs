@@ -94,7 +94,14 @@ impl Checker {
                         p.tests.push(Test {
                             decl: decl(false),
                             kind: t.kind,
-                            body: Body::default(),
+                            body: Body {
+                                locals: Vec::new(),
+                                block: Block {
+                                    stmts: Vec::new(),
+                                    span: t.body.span,
+                                },
+                            },
+                            reaches: Vec::new(),
                             folded_asserts: 0,
                             runtime_asserts: 0,
                         });

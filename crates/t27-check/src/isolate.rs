@@ -281,7 +281,7 @@ impl<'c> Isolation<'c> {
             ItemRef::Test(t) => {
                 let test = &p.tests[t.index()];
                 first.push((Node::Module(test.decl.module), Reach::InModule));
-                test.body.for_each_reference(&mut push);
+                test.reaches.iter().for_each(|r| push(*r));
             }
             ItemRef::Fn(f) => {
                 let f = &p.functions[f.index()];

@@ -26,19 +26,24 @@ mod suggest;
 mod types;
 mod views;
 
+pub use bodies::BlockLowerer;
 pub use checker::ImportUse;
 pub use isolate::{Blocker, Isolation, ModuleFault, Reach, Step, module_faults};
 pub use load::{Loader, MemoryLoader, normalize, spec_root};
 pub use sources::{SourceFile, SourceMap};
+/// The stack of a thread that parses, checks or lowers.
+pub use t27_syntax::THREAD_STACK;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use t27_diag::Diagnostic;
 use t27_ir::Program;
 
 /// The outcome of checking a set of files.
 pub struct Checked {
-    pub program: Program,
+    /// Shared with the [`BlockLowerer`]s that lower its blocks again.
+    pub program: Arc<Program>,
     pub sources: SourceMap,
     /// Every diagnostic, sorted by file, then position.
     pub diagnostics: Vec<Diagnostic>,
@@ -51,6 +56,7 @@ pub struct Checked {
     /// a declaration to the broken `use` it reaches (see [`Isolation`]).
     pub import_uses: Vec<ImportUse>,
     pub stats: Stats,
+    lowerer: BlockLowerer,
 }
 
 /// Sizes and phase times, for throughput figures.
@@ -65,6 +71,10 @@ pub struct Stats {
 }
 
 impl Checked {
+    /// A lowerer of this program's test and invariant blocks (see [`BlockLowerer`]).
+    pub fn block_lowerer(&self) -> BlockLowerer {
+        self.lowerer.fork()
+    }
     pub fn error_count(&self) -> usize {
         self.diagnostics.iter().filter(|d| d.is_error()).count()
     }
@@ -101,6 +111,7 @@ fn check_in(
     let io_errors = loaded.io_errors;
     let checker::Output {
         program,
+        lowerer,
         sources,
         mut diagnostics,
         syntax,
@@ -128,6 +139,7 @@ fn check_in(
         syntax,
         import_uses,
         stats,
+        lowerer,
     }
 }
 

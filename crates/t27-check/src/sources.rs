@@ -1,6 +1,7 @@
 //! The source files of one check, in the order they were loaded.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use t27_diag::{FileId, Sources};
 
 pub struct SourceFile {
@@ -10,19 +11,24 @@ pub struct SourceFile {
     pub text: String,
 }
 
-#[derive(Default)]
+/// Clones share the texts: the threads that lower bodies read them again (`bodies.rs`).
+#[derive(Clone, Default)]
 pub struct SourceMap {
-    files: Vec<SourceFile>,
+    files: Vec<Arc<SourceFile>>,
 }
 
 impl SourceMap {
     pub fn add(&mut self, path: PathBuf, text: String) -> FileId {
         let name = path.display().to_string();
-        self.files.push(SourceFile { name, path, text });
+        self.files.push(Arc::new(SourceFile { name, path, text }));
         FileId(self.files.len() as u32 - 1)
     }
     pub fn get(&self, file: FileId) -> &SourceFile {
         &self.files[file.0 as usize]
+    }
+    /// The file, to read while the map is borrowed elsewhere.
+    pub fn shared(&self, file: FileId) -> Arc<SourceFile> {
+        Arc::clone(&self.files[file.0 as usize])
     }
     pub fn len(&self) -> usize {
         self.files.len()
@@ -34,7 +40,7 @@ impl SourceMap {
         self.files
             .iter()
             .enumerate()
-            .map(|(i, f)| (FileId(i as u32), f))
+            .map(|(i, f)| (FileId(i as u32), &**f))
     }
 }
 

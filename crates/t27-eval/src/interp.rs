@@ -129,11 +129,11 @@ impl<'p> Machine<'p> {
 
     /// Runs a block as [`Machine::run_block`] does, but gives up once it has made `budget`
     /// loop turns and calls: `None` then, with the module `var`s as they were before it.
-    pub fn run_block_within(&mut self, test: TestId, budget: u64) -> Option<Outcome> {
+    pub fn run_block_within(&mut self, body: &Body, budget: u64) -> Option<Outcome> {
         let before = (!self.globals.is_empty())
             .then(|| self.globals.iter().map(Rt::snapshot).collect::<Vec<Rt>>());
         self.budget = budget;
-        let outcome = self.run(test);
+        let outcome = self.run(body);
         self.budget = u64::MAX;
         match outcome {
             Err(Stop::OverBudget) => {
@@ -146,22 +146,20 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// Runs one test or invariant block to its end, its first false assert, a trap, or the
-    /// interrupt.
-    pub fn run_block(&mut self, test: TestId) -> Outcome {
-        outcome_of(self.run(test))
+    /// Runs one test or invariant block (its body, as `t27_check::BlockLowerer` lowers it) to
+    /// its end, its first false assert, a trap, or the interrupt.
+    pub fn run_block(&mut self, body: &Body) -> Outcome {
+        outcome_of(self.run(body))
     }
 
-    fn run(&mut self, test: TestId) -> Run<Flow> {
-        let t = &self.p.tests[test.index()];
-        let mut frame: Vec<Rt> = t
-            .body
+    fn run(&mut self, body: &Body) -> Run<Flow> {
+        let mut frame: Vec<Rt> = body
             .locals
             .iter()
             .map(|l| Rt::zero(&l.ty, self.p))
             .collect();
         self.depth = 0;
-        self.block(&mut frame, &t.body.block)
+        self.block(&mut frame, &body.block)
     }
 
     /// Calls a function with argument values (for benchmarks and tools).

@@ -136,7 +136,12 @@ pub struct Function {
 pub struct Test {
     pub decl: Decl,
     pub kind: TestKind,
+    /// Empty but for its span (`{` to `}`): a checked program does not hold the statements of
+    /// its blocks (a replay spec's million asserts); `t27_check::BlockLowerer` lowers a block
+    /// again when it runs.
     pub body: Body,
+    /// What the block's body refers to, each once, in source order.
+    pub reaches: Vec<ItemRef>,
     /// Asserts decided at compile time (only literals and constants).
     pub folded_asserts: u32,
     /// Asserts that run code: they call a function or read a local or a module `var`.

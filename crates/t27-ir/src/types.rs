@@ -79,7 +79,15 @@ impl IntTy {
     }
 
     pub fn fits(self, v: &BigInt) -> bool {
-        *v >= self.min() && *v <= self.max()
+        // Every integer type is at most 64 bits wide, so its bounds are exact in an `i128`
+        // (checked once per literal: building the `BigInt` bounds cost more than the rest).
+        let Ok(v) = i128::try_from(v) else {
+            return false;
+        };
+        let magnitude_bits = self.bits() - u32::from(self.signed());
+        let max = (1i128 << magnitude_bits) - 1;
+        let min = if self.signed() { -max - 1 } else { 0 };
+        (min..=max).contains(&v)
     }
 
     /// Whether every value of `self` is a value of `to`, so the conversion needs no `as`.
@@ -178,6 +186,31 @@ impl fmt::Display for TyDisplay<'_> {
             }
             Ty::Struct(id) => f.write_str(&(self.struct_name)(*id)),
             Ty::Error => f.write_str("{unknown}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `fits` says what the `BigInt` bounds say, at every type's edges and far outside them.
+    #[test]
+    fn fits_agrees_with_the_bounds() {
+        for t in IntTy::ALL {
+            let (min, max) = (t.min(), t.max());
+            let one = BigInt::from(1);
+            for v in [
+                &min - &one,
+                min.clone(),
+                BigInt::from(0),
+                max.clone(),
+                &max + &one,
+                BigInt::from(1) << 200u32,
+                -(BigInt::from(1) << 200u32),
+            ] {
+                assert_eq!(t.fits(&v), v >= min && v <= max, "{} {v}", t.name());
+            }
         }
     }
 }

@@ -138,13 +138,14 @@ pub struct JitProgram<'p> {
 }
 
 impl<'p> JitProgram<'p> {
-    /// Compiles the given blocks and every function they reach (not the other blocks:
+    /// Compiles the given blocks (each with its body, as `t27_check::BlockLowerer` lowers it)
+    /// and every function they reach (not the other blocks:
     /// a request names a few modules, and the modules they import bring their own blocks).
     /// Compiled code polls `interrupt` (at loops and calls) and stops the running block
     /// when it is raised.
     pub fn compile(
         p: &'p Program,
-        blocks: &[TestId],
+        blocks: &[(TestId, &t27_ir::Body)],
         interrupt: Arc<AtomicBool>,
     ) -> Result<JitProgram<'p>, JitError> {
         let mut flags = settings::builder();
@@ -308,14 +309,14 @@ impl<'p> JitProgram<'p> {
             defined.push((id, qualified(p, &f.decl), code_size(&ctx)));
             shared.module.clear_context(&mut ctx);
         }
-        for &test in blocks {
+        for &(test, body) in blocks {
             let (i, t) = (test.index(), &p.tests[test.index()]);
             ctx.func.signature.params.push(AbiParam::new(ptr));
             FnTranslator::translate(
                 &mut shared,
                 &mut ctx.func,
                 &mut fctx,
-                &t.body,
+                body,
                 &Ty::Void,
                 0,
                 true,
@@ -344,7 +345,7 @@ impl<'p> JitProgram<'p> {
             })
             .collect();
         let mut block_code = vec![None; p.tests.len()];
-        for &test in blocks {
+        for &(test, _) in blocks {
             block_code[test.index()] = Some(
                 shared
                     .module

@@ -29,11 +29,11 @@ pub(crate) fn constant_tables(
 }
 
 /// Per function: whether one of the blocks calls it, or a function they reach does.
-pub(crate) fn reached_functions(p: &Program, blocks: &[TestId]) -> Vec<bool> {
+pub(crate) fn reached_functions(p: &Program, blocks: &[(TestId, &t27_ir::Body)]) -> Vec<bool> {
     let mut reached = vec![false; p.functions.len()];
     let mut work: Vec<FnId> = blocks
         .iter()
-        .flat_map(|t| p.tests[t.index()].body.block.callees())
+        .flat_map(|(_, body)| body.block.callees())
         .collect();
     while let Some(f) = work.pop() {
         if !std::mem::replace(&mut reached[f.index()], true) {

@@ -7,8 +7,8 @@ use crate::runner::Engine;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use t27_eval::Machine;
-use t27_ir::{Outcome, Program, TestId};
-use t27_jit::{JitError, JitProgram};
+use t27_ir::{Body, Outcome, Program, TestId};
+use t27_jit::{JitError, JitProgram, NativeCode};
 
 /// Which engine holds the module `var`s as the last block left them.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -23,64 +23,50 @@ pub struct Engines<'a> {
     p: &'a Program,
     engine: Engine,
     interrupt: &'a Arc<AtomicBool>,
+    /// The native code of the last blocks compiled: every runnable block on the JIT, the
+    /// block that runs natively now on the tiered engine.
     jit: Option<JitProgram<'a>>,
-    /// The blocks `jit` holds native code for.
-    compiled: Vec<TestId>,
     /// Why native code could not be built, once it could not.
     pub error: Option<String>,
     eval: Option<Machine<'a>>,
     holder: Holder,
-    /// Per block: whether the tiered engine compiles it before it runs.
-    heavy: Vec<bool>,
+    estimate: Estimate<'a>,
+    /// Where every compiled function and block lay, across the programs compiled.
+    native_code: Vec<NativeCode>,
 }
 
 impl<'a> Engines<'a> {
-    /// Prepares to run `blocks` on `engine`: compiles up front what will run natively
-    /// (every block on the JIT; on the tiered engine, the blocks estimated heavy).
+    /// Prepares to run blocks on `engine`; on the JIT, `up_front` are every block that will
+    /// run, with their bodies, compiled here in one program.
     pub fn new(
         p: &'a Program,
         engine: Engine,
-        blocks: &[TestId],
+        up_front: &[(TestId, &Body)],
         interrupt: &'a Arc<AtomicBool>,
     ) -> Engines<'a> {
-        let mut heavy = vec![false; p.tests.len()];
-        if matches!(engine, Engine::Tiered { .. }) {
-            let mut estimate = Estimate::new(p);
-            for t in blocks {
-                heavy[t.index()] = estimate.heavy(&p.tests[t.index()]);
-            }
-        }
         let mut engines = Engines {
             p,
             engine,
             interrupt,
             jit: None,
-            compiled: Vec::new(),
             error: None,
             eval: None,
             holder: Holder::Both,
-            heavy,
+            estimate: Estimate::new(p),
+            native_code: Vec::new(),
         };
-        let native: Vec<TestId> = match engine {
-            Engine::Jit => blocks.to_vec(),
-            Engine::Tiered { .. } => blocks
-                .iter()
-                .copied()
-                .filter(|t| engines.heavy[t.index()])
-                .collect(),
-            Engine::Eval => Vec::new(),
-        };
-        if !native.is_empty() {
-            engines.compile(native);
+        if engine == Engine::Jit && !up_front.is_empty() {
+            engines.compile(up_front);
         }
         engines
     }
 
-    /// Every compiled function and block, where it lies.
-    pub fn native_code(&self) -> Vec<t27_jit::NativeCode> {
-        self.jit
-            .as_ref()
-            .map_or_else(Vec::new, |j| j.native_code().to_vec())
+    /// Every compiled function and block, where it lay.
+    pub fn native_code(mut self) -> Vec<NativeCode> {
+        if let Some(jit) = self.jit.take() {
+            self.native_code.extend_from_slice(jit.native_code());
+        }
+        self.native_code
     }
 
     /// A module's blocks start: its `var`s are at their initial values.
@@ -95,19 +81,19 @@ impl<'a> Engines<'a> {
         self.holder = Holder::Both;
     }
 
-    /// Runs a block; which engine answered, or `None` when native code it needs could not be
-    /// built.
-    pub fn run(&mut self, test: TestId) -> Option<(Outcome, Engine)> {
+    /// Runs a block, whose body is `body`; which engine answered, or `None` when native code
+    /// it needs could not be built.
+    pub fn run(&mut self, test: TestId, body: &Body) -> Option<(Outcome, Engine)> {
         match self.engine {
             Engine::Jit => self.native(test),
-            Engine::Eval => Some((self.machine().run_block(test), Engine::Eval)),
-            Engine::Tiered { .. } if self.heavy[test.index()] => self.native(test),
+            Engine::Eval => Some((self.machine().run_block(body), Engine::Eval)),
+            Engine::Tiered { .. } if self.estimate.heavy(body) => self.compile_and_run(test, body),
             Engine::Tiered { eval_budget } => {
                 self.hand_to_eval();
-                match self.machine().run_block_within(test, eval_budget) {
+                match self.machine().run_block_within(body, eval_budget) {
                     Some(outcome) => Some((outcome, Engine::Eval)),
                     // Past its budget: run it again, natively, from where it started.
-                    None => self.native(test),
+                    None => self.compile_and_run(test, body),
                 }
             }
         }
@@ -118,31 +104,33 @@ impl<'a> Engines<'a> {
         self.eval.get_or_insert_with(|| Machine::new(p, interrupt))
     }
 
+    /// The tiered engine's native run: the block compiled alone (with what it calls).
+    fn compile_and_run(&mut self, test: TestId, body: &Body) -> Option<(Outcome, Engine)> {
+        self.compile(&[(test, body)]);
+        self.native(test)
+    }
+
     fn native(&mut self, test: TestId) -> Option<(Outcome, Engine)> {
-        if !self.compiled.contains(&test) {
-            let mut blocks = self.compiled.clone();
-            blocks.push(test);
-            self.compile(blocks);
-        }
         self.hand_to_jit();
         let outcome = self.jit.as_mut()?.run_block(test)?;
         Some((outcome, Engine::Jit))
     }
 
-    /// Compiles `blocks` (the ones compiled before among them) into a new program, which
-    /// takes over the module `var`s where the old one left them.
-    fn compile(&mut self, blocks: Vec<TestId>) {
+    /// Compiles `blocks` into a new program, which takes over the module `var`s where the old
+    /// one left them.
+    fn compile(&mut self, blocks: &[(TestId, &Body)]) {
         if self.error.is_some() {
             return;
         }
-        match JitProgram::compile(self.p, &blocks, Arc::clone(self.interrupt)) {
+        match JitProgram::compile(self.p, blocks, Arc::clone(self.interrupt)) {
             Ok(mut program) => {
                 match (&self.jit, self.holder) {
                     (Some(old), Holder::Jit) => program.set_globals(&old.globals()),
                     _ => program.reset_globals(),
                 }
-                self.jit = Some(program);
-                self.compiled = blocks;
+                if let Some(old) = self.jit.replace(program) {
+                    self.native_code.extend_from_slice(old.native_code());
+                }
             }
             Err(JitError(e)) => self.error = Some(format!("JIT: {e}")),
         }

@@ -6,7 +6,7 @@
 //! evaluates faster than it compiles); every other block starts on the evaluator, under a
 //! budget (see `runner.rs`), so an estimate that is wrong costs time, never a different answer.
 
-use t27_ir::{BinOp, Block, Expr, ExprKind, FnId, Part, Program, StmtKind, Test, Value};
+use t27_ir::{BinOp, Block, Body, Expr, ExprKind, FnId, Part, Program, StmtKind, Value};
 
 /// Loop turns and calls above which a block is compiled rather than evaluated: about the
 /// work the evaluator does in the time Cranelift takes to compile a small block.
@@ -35,9 +35,9 @@ impl<'p> Estimate<'p> {
     }
 
     /// Whether the block is worth compiling before it runs.
-    pub fn heavy(&mut self, t: &Test) -> bool {
-        let compiling = HEAVY.saturating_add(COMPILE_PER_NODE.saturating_mul(nodes(&t.body.block)));
-        self.block(&t.body.block).is_none_or(|c| c > compiling)
+    pub fn heavy(&mut self, body: &Body) -> bool {
+        let compiling = HEAVY.saturating_add(COMPILE_PER_NODE.saturating_mul(nodes(&body.block)));
+        self.block(&body.block).is_none_or(|c| c > compiling)
     }
 
     /// The cost of a function body; `None` when it is unbounded.

@@ -1,6 +1,6 @@
 //! Block results as text for people, JSON lines for tools, and JUnit XML for CI.
 
-use crate::naming::constant_name;
+use crate::naming::ValueNames;
 use crate::runner::{BlockReport, Engine, NotRun, Result, Summary};
 use serde_json::json;
 use t27_check::Checked;
@@ -29,91 +29,24 @@ fn kind(t: &Test) -> &'static str {
     }
 }
 
-/// The assert at `span` in a block.
-fn find_assert(b: &t27_ir::Block, span: t27_diag::Span) -> Option<&Expr> {
-    b.stmts.iter().find_map(|s| match &s.kind {
-        StmtKind::Assert { cond, .. } if s.span == span => Some(cond),
-        StmtKind::If {
-            then, otherwise, ..
-        } => find_assert(then, span).or_else(|| find_assert(otherwise, span)),
-        StmtKind::While { body, .. } => find_assert(body, span),
-        StmtKind::Block(b) => find_assert(b, span),
-        _ => None,
-    })
-}
-
-/// Whether an operand could have produced `value`: a literal or constant must hold it.
-fn could_be(p: &Program, e: &Expr, value: &Shown) -> bool {
-    let v = match &e.kind {
-        ExprKind::Lit(v) => v,
-        ExprKind::Const(id) => match &p.consts[id.index()].value {
-            Some(v) => v,
-            None => return false,
-        },
-        _ => return true,
-    };
-    match (v, value) {
-        (Value::Int(a), Shown::Int(b)) => *a == num_bigint::BigInt::from(*b),
-        (Value::Bool(a), Shown::Bool(b)) => a == b,
-        (Value::Str(a), Shown::Str(b)) => a == b,
-        _ => true,
-    }
-}
-
-/// The two sides of the comparison that failed in the assert at `span`, to name their
-/// values. In an `and` chain it is the first comparison whose literal and constant sides
-/// hold the reported values.
-fn assert_sides<'a>(
-    p: &Program,
-    b: &'a t27_ir::Block,
-    span: t27_diag::Span,
-    left: &Shown,
-    right: &Shown,
-) -> Option<(&'a Expr, &'a Expr)> {
-    let mut parts = vec![find_assert(b, span)?];
-    let mut comparisons = Vec::new();
-    while let Some(e) = parts.pop() {
-        match &e.kind {
-            ExprKind::Binary(BinOp::And, l, r) => {
-                parts.push(r);
-                parts.push(l);
-            }
-            ExprKind::Binary(op, l, r) if op.is_comparison() => comparisons.push((&**l, &**r)),
-            _ => {}
-        }
-    }
-    comparisons
-        .into_iter()
-        .find(|(l, r)| could_be(p, l, left) && could_be(p, r, right))
-}
-
 /// `3 (S_ENDED)`: a value and the constant it stands for, when one can be told.
-fn described(p: &Program, side: Option<&Expr>, v: &Shown) -> String {
-    match side.and_then(|e| constant_name(p, e, v)) {
+fn described(name: Option<&String>, v: &Shown) -> String {
+    match name {
         Some(name) => format!("{v} ({name})"),
         None => v.to_string(),
     }
 }
 
 /// What went wrong, in words, and the notes with the values.
-fn explain(checked: &Checked, b: &Block, outcome: &Outcome) -> (String, Vec<String>) {
-    let p = &checked.program;
+fn explain(names: &ValueNames, outcome: &Outcome) -> (String, Vec<String>) {
     match outcome {
-        Outcome::Fail {
-            assert,
-            left,
-            right,
-        } => {
-            let sides = match (left, right) {
-                (Some(l), Some(r)) => assert_sides(p, &b.test.body.block, *assert, l, r),
-                _ => None,
-            };
+        Outcome::Fail { left, right, .. } => {
             let mut notes = Vec::new();
             if let Some(l) = left {
-                notes.push(format!("left:  {}", described(p, sides.map(|s| s.0), l)));
+                notes.push(format!("left:  {}", described(names.left.as_ref(), l)));
             }
             if let Some(r) = right {
-                notes.push(format!("right: {}", described(p, sides.map(|s| s.1), r)));
+                notes.push(format!("right: {}", described(names.right.as_ref(), r)));
             }
             ("this assert is false".to_string(), notes)
         }
@@ -155,7 +88,7 @@ pub fn human_block(checked: &Checked, r: &BlockReport, color: bool) -> String {
             out.push_str(&format!("        not run: {}\n", reason(checked, why)))
         }
         Result::Ran(outcome @ Outcome::Timeout) => {
-            let (title, _) = explain(checked, &b, outcome);
+            let (title, _) = explain(&r.names, outcome);
             out.push_str(&format!("        {title}\n"));
         }
         Result::Ran(outcome) => {
@@ -164,7 +97,7 @@ pub fn human_block(checked: &Checked, r: &BlockReport, color: bool) -> String {
                 Outcome::Trap { span, .. } => *span,
                 _ => b.test.decl.name_span,
             };
-            let (title, notes) = explain(checked, &b, outcome);
+            let (title, notes) = explain(&r.names, outcome);
             let label = match outcome {
                 Outcome::Fail { .. } => "this assert is false",
                 _ => "trapped here",
@@ -269,30 +202,20 @@ pub fn json_block(checked: &Checked, r: &BlockReport) -> String {
             obj["column"] = json!(column);
         }
         if !matches!(o, Outcome::Pass) {
-            let (message, _) = explain(checked, &b, o);
+            let (message, _) = explain(&r.names, o);
             obj["message"] = json!(message);
         }
         if let Outcome::Trap { kind, .. } = o {
             obj["trap"] = json!(kind.name());
         }
-        if let Outcome::Fail {
-            assert,
-            left,
-            right,
-        } = o
-        {
-            let p = &checked.program;
-            let sides = match (left, right) {
-                (Some(l), Some(r)) => assert_sides(p, &b.test.body.block, *assert, l, r),
-                _ => None,
-            };
+        if let Outcome::Fail { left, right, .. } = o {
             if let Some(l) = left {
                 obj["left"] = json!(l.to_string());
-                obj["left_name"] = json!(sides.and_then(|s| constant_name(p, s.0, l)));
+                obj["left_name"] = json!(r.names.left);
             }
             if let Some(rv) = right {
                 obj["right"] = json!(rv.to_string());
-                obj["right_name"] = json!(sides.and_then(|s| constant_name(p, s.1, rv)));
+                obj["right_name"] = json!(r.names.right);
             }
         }
     }
@@ -392,7 +315,7 @@ pub fn junit(checked: &Checked, reports: &[BlockReport]) -> String {
                 )),
                 Result::Ran(o) => {
                     let detail = human_block(checked, r, false);
-                    let (message, _) = explain(checked, &b, o);
+                    let (message, _) = explain(&r.names, o);
                     let (tag, ty) = match o {
                         Outcome::Fail { .. } => ("failure", "assert".to_string()),
                         Outcome::Trap { kind, .. } => ("error", kind.name().to_string()),

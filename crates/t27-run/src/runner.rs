@@ -1,11 +1,12 @@
 //! Running the selected blocks, module by module, in declaration order.
 
 use crate::engines::Engines;
+use crate::naming::{ValueNames, value_names};
 use crate::select::select;
 use crate::watchdog::Watchdog;
 use std::time::{Duration, Instant};
-use t27_check::{Blocker, Checked};
-use t27_ir::{ModuleId, Outcome, TestId};
+use t27_check::{BlockLowerer, Blocker, Checked};
+use t27_ir::{Body, ModuleId, Outcome, TestId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
@@ -66,6 +67,8 @@ pub struct BlockReport {
     pub duration: Duration,
     /// The engine that answered (`Jit` or `Eval`); `None` for a block not run.
     pub engine: Option<Engine>,
+    /// For a failed assert: the constants its values stand for.
+    pub names: ValueNames,
 }
 
 impl BlockReport {
@@ -94,35 +97,52 @@ pub struct Summary {
 /// limit (a trap), long before this is used up.
 const ENGINE_STACK: usize = 1 << 30;
 
+/// How many lowered blocks may wait for the engine: the lowering thread keeps a few ahead.
+const LOWERED_AHEAD: usize = 4;
+
 /// Runs every selected block and hands each report to `on_block` as soon as it is known.
+///
+/// The checked program holds no block's statements (see `t27_check::BlockLowerer`): a second
+/// thread lowers each block that can run, in the order they run, a few ahead of the engine,
+/// and each block's IR is dropped once it has run. On the JIT, every block is compiled before
+/// the first runs, so all of them are lowered first.
 pub fn run(
     checked: &Checked,
     opts: &RunOptions,
     on_block: &mut (dyn FnMut(&BlockReport) + Send),
 ) -> Summary {
     let selected = select(checked, opts.filter.as_deref(), opts.exact);
-    let p = &checked.program;
+    let p = &*checked.program;
+    let runnable: Vec<TestId> = selected.iter().flat_map(|m| m.runnable()).collect();
     let mut summary = Summary::default();
     std::thread::scope(|scope| {
+        let mut lowered = Lowered::start(checked, runnable, scope);
         let worker = std::thread::Builder::new()
             .name("t27-engine".into())
             .stack_size(ENGINE_STACK)
-            .spawn_scoped(scope, || {
+            .spawn_scoped(scope, move || {
                 let watchdog = Watchdog::new();
                 let mut summary = Summary::default();
-                let runnable: Vec<TestId> = selected.iter().flat_map(|m| m.runnable()).collect();
-                let mut engines = Engines::new(p, opts.engine, &runnable, &watchdog.flag);
-                for module in &selected {
+                let up_front: Vec<(TestId, Body)> = match opts.engine {
+                    Engine::Jit => std::iter::from_fn(|| lowered.next()).collect(),
+                    _ => Vec::new(),
+                };
+                let refs: Vec<(TestId, &Body)> = up_front.iter().map(|(t, b)| (*t, b)).collect();
+                let mut engines = Engines::new(p, opts.engine, &refs, &watchdog.flag);
+                let mut up_front = up_front.iter();
+                'modules: for module in &selected {
                     let mut record = |test: TestId,
                                       result: Result,
                                       duration: Duration,
-                                      engine: Option<Engine>| {
+                                      engine: Option<Engine>,
+                                      names: ValueNames| {
                         let report = BlockReport {
                             module: module.module,
                             test,
                             result,
                             duration,
                             engine,
+                            names,
                         };
                         tally(&mut summary, &report, p.tests[test.index()].runtime_asserts);
                         on_block(&report);
@@ -133,22 +153,39 @@ pub fn run(
                         let t = *t;
                         if let Some(b) = blocker {
                             let why = NotRun::Blocked(Box::new(b.clone()));
-                            record(t, Result::NotRun(why), Duration::ZERO, None);
+                            record(t, Result::NotRun(why), Duration::ZERO, None, ValueNames::default());
                             continue;
                         }
+                        // Lowered ahead, or up front for the JIT; dropped once the block ran.
+                        let lowered_now;
+                        let body = match opts.engine {
+                            Engine::Jit => up_front.next().map(|(_, b)| b),
+                            _ => {
+                                lowered_now = lowered.next().map(|(_, b)| b);
+                                lowered_now.as_ref()
+                            }
+                        };
+                        // Only a lowering thread that panicked gives none; the scope passes
+                        // its panic on.
+                        let Some(body) = body else {
+                            break 'modules;
+                        };
                         let started = Instant::now();
                         watchdog.arm(opts.timeout);
-                        let ran = engines.run(t);
+                        let ran = engines.run(t, body);
                         watchdog.disarm();
                         match ran {
                             Some((o, engine)) => {
-                                record(t, Result::Ran(o), started.elapsed(), Some(engine))
+                                let took = started.elapsed();
+                                let names = value_names(p, body, &o);
+                                record(t, Result::Ran(o), took, Some(engine), names)
                             }
                             None => record(
                                 t,
                                 Result::NotRun(NotRun::NoNativeCode),
                                 Duration::ZERO,
                                 None,
+                                ValueNames::default(),
                             ),
                         }
                     }
@@ -162,6 +199,55 @@ pub fn run(
         }
     });
     summary
+}
+
+/// The lowered bodies of the blocks that run, in order: from a thread that lowers them ahead
+/// of the engine, or lowered on demand when no thread can be had.
+struct Lowered {
+    from_thread: Option<std::sync::mpsc::Receiver<(TestId, Body)>>,
+    here: Option<(BlockLowerer, std::vec::IntoIter<TestId>)>,
+}
+
+impl Lowered {
+    fn start<'s, 'e>(
+        checked: &'e Checked,
+        blocks: Vec<TestId>,
+        scope: &'s std::thread::Scope<'s, 'e>,
+    ) -> Lowered {
+        let (send, receive) = std::sync::mpsc::sync_channel(LOWERED_AHEAD);
+        let mut lowerer = checked.block_lowerer();
+        let ahead = blocks.clone();
+        let thread = std::thread::Builder::new()
+            .name("t27-lower".into())
+            .stack_size(t27_check::THREAD_STACK)
+            .spawn_scoped(scope, move || {
+                for t in ahead {
+                    // The engine stopped taking them: it is done.
+                    if send.send((t, lowerer.lower(t))).is_err() {
+                        break;
+                    }
+                }
+            });
+        match thread {
+            Ok(_) => Lowered {
+                from_thread: Some(receive),
+                here: None,
+            },
+            Err(_) => Lowered {
+                from_thread: None,
+                here: Some((checked.block_lowerer(), blocks.into_iter())),
+            },
+        }
+    }
+
+    fn next(&mut self) -> Option<(TestId, Body)> {
+        if let Some(receive) = &self.from_thread {
+            return receive.recv().ok();
+        }
+        let (lowerer, blocks) = self.here.as_mut()?;
+        let t = blocks.next()?;
+        Some((t, lowerer.lower(t)))
+    }
 }
 
 fn tally(s: &mut Summary, r: &BlockReport, runtime_asserts: u32) {

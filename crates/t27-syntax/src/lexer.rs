@@ -64,11 +64,12 @@ impl<'src> Lexer<'src> {
         }
     }
 
-    /// A lexer of `src` from `start` on, spans counted from the start of `src`: the rest of a
-    /// file from the start of a piece, read again. (A piece starts outside every bracket with a
-    /// token that starts a declaration, so the state the lexer would have there is this one.)
-    pub fn from(file: FileId, src: &'src str, start: usize) -> Lexer<'src> {
-        let mut lexer = Lexer::new(file, src, (src.len() - start) / 2 + 1);
+    /// A lexer of `src` from `start` on, spans counted from the start of `src`, with room for
+    /// `capacity` tokens: the rest of a file from the start of a piece, or a block's body, read
+    /// again. (A piece starts outside every bracket with a token that starts a declaration, and
+    /// a body with its `{`, so the state the lexer would have there is this one.)
+    pub fn from(file: FileId, src: &'src str, start: usize, capacity: usize) -> Lexer<'src> {
+        let mut lexer = Lexer::new(file, src, capacity);
         lexer.logos.bump(start);
         lexer.lines = LineStart {
             scanned: start,

@@ -7,12 +7,14 @@
 #![deny(clippy::unwrap_used)]
 
 pub mod ast;
+mod bodies;
 pub mod lexer;
 pub mod literal;
 mod parser;
 pub mod token;
 
 use ast::SourceFile;
+pub use bodies::parse_body;
 use lexer::{SemicolonComment, TokenSpan};
 use t27_diag::{Code, Diagnostic, FileId, Span};
 use token::Token;
@@ -133,7 +135,7 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize, parallel: bool)
             None => {
                 // A piece with something to report: the rest of the file is parsed again as
                 // one piece, with rich errors, exactly as if it had never been cut.
-                let mut rest = lexer::Lexer::from(file, src, starts[i]);
+                let mut rest = lexer::Lexer::from(file, src, starts[i], (src.len() - starts[i]) / 2 + 1);
                 while rest.step() {}
                 let (more, errors) = parser::parse_tokens(file, src.len(), &rest.out.tokens);
                 append(&mut tops, more);
@@ -159,7 +161,7 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize, parallel: bool)
             token_count: scan.tokens,
         };
     }
-    let (module, items) = parser::assemble(file, tops, &mut syntax);
+    let (module, mut items) = parser::assemble(file, tops, &mut syntax);
     // A `;` "missing" right after a token the lexer rejected is that token's fault, not news.
     diagnostics.extend(syntax.into_iter().filter(|d| {
         !(d.code == Code("E0101") && scan.bad_token_ends.contains(&d.primary.span.start))
@@ -180,6 +182,7 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize, parallel: bool)
             .with_help("add `module Name;` at the top of the file, after the header comments"),
         );
     }
+    bodies::leave_out_test_bodies(&mut items, &diagnostics);
     tree.module = module;
     tree.items = items;
     diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
@@ -452,36 +455,18 @@ pub fn decode(file: FileId, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
 }
 
 #[cfg(test)]
+mod test_files;
+
+#[cfg(test)]
 mod pieces {
     use super::*;
-    use std::path::{Path, PathBuf};
-
-    fn spec_files(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                spec_files(&path, out);
-            } else if path.extension().is_some_and(|e| e == "t27") {
-                out.push(path);
-            }
-        }
-    }
 
     /// Every fixture and seed parses to the same tree and diagnostics whole and cut at every
     /// declaration where a piece may end (and at every seventh token's first such place), on
     /// one thread and on two.
     #[test]
     fn a_file_parses_the_same_in_pieces_of_any_size() {
-        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let mut files = Vec::new();
-        spec_files(&repo.join("tests/fixtures"), &mut files);
-        spec_files(&repo.join("specs"), &mut files);
-        files.sort();
-        assert!(files.len() > 50, "fixtures found: {}", files.len());
-        for path in &files {
+        for path in &test_files::specs() {
             let bytes = std::fs::read(path).expect("fixture read");
             let (src, _) = decode(FileId(0), &bytes);
             let whole = parse_in_pieces(FileId(0), &src, usize::MAX, false);

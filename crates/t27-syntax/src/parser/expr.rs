@@ -50,7 +50,19 @@ enum Postfix {
     Cast(TypeExpr),
 }
 
-pub(crate) fn expr<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
+/// The expression parser: by hand on the fast pass (`climb.rs`), chumsky's otherwise (whose
+/// errors say what was expected).
+pub(crate) fn expr<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
+    by_hand: bool,
+) -> Boxed<'t, 't, I, Expr, extra::Err<E>> {
+    if by_hand {
+        super::climb::expr(type_expr()).boxed()
+    } else {
+        chumsky_expr().boxed()
+    }
+}
+
+pub(crate) fn chumsky_expr<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>()
 -> impl Parser<'t, I, Expr, extra::Err<E>> + Clone {
     recursive(|expr| {
         let literal = select! {

@@ -1,6 +1,9 @@
 //! The chumsky parser: tokens to [`SourceFile`]. It never gives up on a file: each bad
 //! statement or declaration is reported, skipped, and parsing continues after it.
 
+mod climb;
+#[cfg(test)]
+mod climb_tests;
 mod expr;
 mod item;
 mod stmt;
@@ -88,10 +91,35 @@ pub(crate) fn parse_fast<'s>(
     src_end: usize,
     tokens: &[(Token<'s>, SimpleSpan)],
 ) -> Option<Vec<TopLevel>> {
+    parse_fast_by(src_end, tokens, true, true)
+}
+
+/// [`parse_fast`], with expressions read by hand or by chumsky, and test bodies left out or
+/// kept (the tests compare the two parsers on whole trees).
+pub(crate) fn parse_fast_by<'s>(
+    src_end: usize,
+    tokens: &[(Token<'s>, SimpleSpan)],
+    by_hand: bool,
+    leave_out_bodies: bool,
+) -> Option<Vec<TopLevel>> {
     let eoi = SimpleSpan::from(src_end..src_end);
-    let fast = item::top_level::<_, EmptyErr>()
+    let fast = item::top_level::<_, EmptyErr>(by_hand, leave_out_bodies)
         .repeated()
         .collect::<Vec<_>>()
+        .then_ignore(end())
+        .parse(tokens.map(eoi, |(t, s)| (t, s)));
+    if fast.has_errors() {
+        None
+    } else {
+        fast.into_output()
+    }
+}
+
+/// Parses the tokens of one `{ ... }` block, expressions by hand; `None` when they have
+/// anything to report.
+pub(crate) fn parse_block_fast(src_end: usize, tokens: &[(Token<'_>, SimpleSpan)]) -> Option<Block> {
+    let eoi = SimpleSpan::from(src_end..src_end);
+    let fast = stmt::block::<_, EmptyErr>(expr::expr(true))
         .then_ignore(end())
         .parse(tokens.map(eoi, |(t, s)| (t, s)));
     if fast.has_errors() {
@@ -111,8 +139,17 @@ pub(crate) fn parse_tokens<'s>(
     if let Some(tops) = parse_fast(src_end, tokens) {
         return (tops, Vec::new());
     }
+    parse_rich(file, src_end, tokens)
+}
+
+/// Parses with rich errors, keeping every body's statements.
+pub(crate) fn parse_rich<'s>(
+    file: FileId,
+    src_end: usize,
+    tokens: &[(Token<'s>, SimpleSpan)],
+) -> (Vec<TopLevel>, Vec<Diagnostic>) {
     let eoi = SimpleSpan::from(src_end..src_end);
-    let rich = item::top_level::<_, Rich<'_, Token<'s>>>()
+    let rich = item::top_level::<_, Rich<'_, Token<'s>>>(false, false)
         .repeated()
         .collect::<Vec<_>>()
         .then_ignore(end());

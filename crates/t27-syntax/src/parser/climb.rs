@@ -1,0 +1,415 @@
+//! Expressions on the fast pass, by hand: precedence climbing over the token stream.
+//!
+//! Chumsky's pratt parser was a quarter of the time of checking a large spec. This parser reads
+//! exactly what [`super::expr::chumsky_expr`] reads and builds exactly the same tree (the
+//! `fast_expressions` tests hold it to that on every fixture and on mutated copies of them);
+//! it has no error messages, because the fast pass has none: a file it cannot read is read
+//! again by the chumsky parser with rich errors. Where the two could differ, this one must fail:
+//! a failure here only costs the rich pass, a success that chumsky would not give would be a
+//! wrong tree.
+//!
+//! The binding powers are chumsky's (`pratt.rs`): an infix operator of precedence `p` binds at
+//! `2p` on its left and `2p + 1` on its right, so every operator is left-associative; a prefix
+//! operator's operand is parsed at 20, above every infix operator (so `-a * b` is `(-a) * b`)
+//! and below the postfix ones (so `-a.b` is `-(a.b)`); postfix operators (calls, indexing,
+//! fields, casts) bind tightest of all. A node's span runs from its first token to its last.
+
+use super::{SyntaxErr, TokenInput, span};
+use crate::ast::*;
+use crate::literal;
+use crate::token::Token;
+use chumsky::input::{Cursor, InputRef};
+use chumsky::prelude::*;
+
+type Inp<'t, 'p, I, E> = InputRef<'t, 'p, I, extra::Err<E>>;
+
+/// The expression parser of the fast pass; `ty` parses the type of a cast.
+pub(crate) fn expr<'t, 's: 't, I, E, T>(ty: T) -> impl Parser<'t, I, Expr, extra::Err<E>> + Clone
+where
+    I: TokenInput<'t, 's>,
+    E: SyntaxErr<'t, 's, I>,
+    T: Parser<'t, I, TypeExpr, extra::Err<E>> + Clone,
+{
+    custom(move |inp: &mut Inp<'t, '_, I, E>| {
+        let before = inp.save();
+        match climb(inp, &ty, i32::MIN) {
+            Some(e) => Ok(*e),
+            None => {
+                inp.rewind(before);
+                let here = inp.span_since(&inp.cursor());
+                Err(E::custom(here, String::new()))
+            }
+        }
+    })
+}
+
+/// An infix operator: its precedence (chumsky's `left(p)`) and meaning.
+fn infix(t: Option<Token<'_>>) -> Option<(i32, BinOp)> {
+    Some(match t? {
+        Token::Star => (9, BinOp::Mul),
+        Token::Slash => (9, BinOp::Div),
+        Token::Percent => (9, BinOp::Rem),
+        Token::Plus => (8, BinOp::Add),
+        Token::Minus => (8, BinOp::Sub),
+        Token::Shl => (7, BinOp::Shl),
+        Token::Shr => (7, BinOp::Shr),
+        Token::Amp => (6, BinOp::BitAnd),
+        Token::Caret => (5, BinOp::BitXor),
+        Token::Pipe => (4, BinOp::BitOr),
+        Token::EqEq => (3, BinOp::Eq),
+        Token::NotEq => (3, BinOp::Ne),
+        Token::Lt => (3, BinOp::Lt),
+        Token::Le => (3, BinOp::Le),
+        Token::Gt => (3, BinOp::Gt),
+        Token::Ge => (3, BinOp::Ge),
+        Token::And | Token::AmpAmp => (2, BinOp::And),
+        Token::Or | Token::PipePipe => (1, BinOp::Or),
+        _ => return None,
+    })
+}
+
+/// A prefix operator: `Some(op)`, or `None` for `&` (a view).
+fn prefix(t: Option<Token<'_>>) -> Option<Option<UnOp>> {
+    match t? {
+        Token::Bang => Some(Some(UnOp::Not)),
+        Token::Minus => Some(Some(UnOp::Neg)),
+        Token::Amp => Some(None),
+        _ => None,
+    }
+}
+
+fn node<'t, 'p, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
+    inp: &mut Inp<'t, 'p, I, E>,
+    from: &Cursor<'t, 'p, I>,
+    kind: ExprKind,
+) -> Box<Expr> {
+    let at = span(inp.span_since(from));
+    Box::new(Expr::new(kind, at))
+}
+
+/// The next token, taken if it is `t`.
+fn eat<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
+    inp: &mut Inp<'t, '_, I, E>,
+    t: Token<'s>,
+) -> Option<()> {
+    (inp.peek()? == t).then(|| inp.skip())
+}
+
+/// An expression whose operators all bind at `min` or tighter.
+fn climb<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T, min: i32) -> Option<Box<Expr>>
+where
+    I: TokenInput<'t, 's>,
+    E: SyntaxErr<'t, 's, I>,
+    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
+{
+    let start = inp.cursor();
+    let mut lhs = unary(inp, ty)?;
+    // A postfix operator after an operand was taken by the operand itself (postfix binds
+    // tightest), so only infix operators can follow here.
+    while let Some((precedence, op)) = infix(inp.peek()) {
+        let left_power = 2 * precedence;
+        if left_power < min {
+            break;
+        }
+        let before_op = inp.save();
+        inp.skip();
+        match climb(inp, ty, left_power + 1) {
+            Some(rhs) => lhs = node(inp, &start, ExprKind::Binary(op, lhs, rhs)),
+            None => {
+                // As chumsky does: the expression ends before an operator without an operand.
+                inp.rewind(before_op);
+                break;
+            }
+        }
+    }
+    Some(lhs)
+}
+
+/// Prefix operators (in a loop, however many), an atom, and its postfix operators: a prefix
+/// operator's operand binds at 20, tighter than every infix operator.
+fn unary<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T) -> Option<Box<Expr>>
+where
+    I: TokenInput<'t, 's>,
+    E: SyntaxErr<'t, 's, I>,
+    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
+{
+    let mut prefixes = Vec::new();
+    while let Some(op) = prefix(inp.peek()) {
+        prefixes.push((op, inp.cursor()));
+        inp.skip();
+    }
+    let start = inp.cursor();
+    let atom = atom(inp, ty)?;
+    let mut e = postfixes(inp, ty, &start, atom);
+    for (op, at) in prefixes.into_iter().rev() {
+        let kind = match op {
+            Some(op) => ExprKind::Unary(op, e),
+            None => ExprKind::AddrOf(e),
+        };
+        e = node(inp, &at, kind);
+    }
+    Some(e)
+}
+
+/// Calls, indexing, fields and casts after `e`, which began at `start`.
+fn postfixes<'t, 'p, 's: 't, I, E, T>(
+    inp: &mut Inp<'t, 'p, I, E>,
+    ty: &T,
+    start: &Cursor<'t, 'p, I>,
+    mut e: Box<Expr>,
+) -> Box<Expr>
+where
+    I: TokenInput<'t, 's>,
+    E: SyntaxErr<'t, 's, I>,
+    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
+{
+    loop {
+        let before = inp.save();
+        let Some(next) = inp.peek() else {
+            return e;
+        };
+        inp.skip();
+        let op = match next {
+            Token::LParen => items(inp, ty, Token::RParen).map(Postfix::Call),
+            Token::LBracket => climb(inp, ty, i32::MIN)
+                .and_then(|i| eat(inp, Token::RBracket).map(|()| Postfix::Index(i))),
+            Token::Dot => name(inp).map(Postfix::Field),
+            Token::As => inp.parse(ty).ok().map(Postfix::Cast),
+            _ => None,
+        };
+        let Some(op) = op else {
+            inp.rewind(before);
+            return e;
+        };
+        let kind = match op {
+            Postfix::Call(args) => ExprKind::Call(e, args),
+            Postfix::Index(i) => ExprKind::Index(e, i),
+            Postfix::Field(f) => ExprKind::Field(e, f),
+            Postfix::Cast(t) => ExprKind::Cast(e, Box::new(t)),
+        };
+        e = node(inp, start, kind);
+    }
+}
+
+enum Postfix {
+    Call(Vec<Expr>),
+    Index(Box<Expr>),
+    Field(Ident),
+    Cast(TypeExpr),
+}
+
+fn name<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
+    inp: &mut Inp<'t, '_, I, E>,
+) -> Option<Ident> {
+    let at = inp.cursor();
+    let Some(Token::Ident(text)) = inp.peek() else {
+        return None;
+    };
+    inp.skip();
+    Some(Ident {
+        name: SmolStr::new(text),
+        span: span(inp.span_since(&at)),
+    })
+}
+
+/// A literal, a path, `(...)`, `[...]`, `{ field: ... }`, `if` or `switch`.
+fn atom<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T) -> Option<Box<Expr>>
+where
+    I: TokenInput<'t, 's>,
+    E: SyntaxErr<'t, 's, I>,
+    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
+{
+    let start = inp.cursor();
+    let first = inp.peek()?;
+    let kind = match first {
+        Token::Ident(_) => {
+            let mut path = Path::from_buf([name(inp)?]);
+            loop {
+                let before = inp.save();
+                if eat(inp, Token::ColonColon).is_none() {
+                    break;
+                }
+                match name(inp) {
+                    Some(next) => path.push(next),
+                    None => {
+                        inp.rewind(before);
+                        break;
+                    }
+                }
+            }
+            ExprKind::Path(path)
+        }
+        Token::LParen => {
+            inp.skip();
+            let mut items = items(inp, ty, Token::RParen)?;
+            match items.len() {
+                1 => items
+                    .pop()
+                    .map_or(ExprKind::Error, |only| ExprKind::Paren(Box::new(only))),
+                _ => ExprKind::Tuple(items),
+            }
+        }
+        Token::LBracket => {
+            inp.skip();
+            ExprKind::Array(items(inp, ty, Token::RBracket)?)
+        }
+        Token::LBrace => {
+            inp.skip();
+            ExprKind::StructLit(fields(inp, ty)?)
+        }
+        Token::If => {
+            inp.skip();
+            let c = condition(inp, ty)?;
+            let a = climb(inp, ty, i32::MIN)?;
+            eat(inp, Token::Else)?;
+            let b = climb(inp, ty, i32::MIN)?;
+            ExprKind::If(c, a, b)
+        }
+        Token::Switch => {
+            inp.skip();
+            let x = condition(inp, ty)?;
+            eat(inp, Token::LBrace)?;
+            let arms = arms(inp, ty)?;
+            ExprKind::Switch(x, arms)
+        }
+        literal => {
+            let kind = match literal {
+                Token::Int(t) => ExprKind::Int(literal::int_value(t)),
+                Token::Float(t) => ExprKind::Float(literal::float_value(t)),
+                Token::Str(t) => ExprKind::Str(literal::unescape(&t[1..t.len() - 1])),
+                Token::Char(t) => ExprKind::Char(
+                    literal::unescape(&t[1..t.len() - 1])
+                        .first()
+                        .copied()
+                        .unwrap_or(0),
+                ),
+                Token::True => ExprKind::Bool(true),
+                Token::False => ExprKind::Bool(false),
+                Token::Undefined => ExprKind::Undefined,
+                Token::Error => ExprKind::Error,
+                _ => return None,
+            };
+            inp.skip();
+            kind
+        }
+    };
+    Some(node(inp, &start, kind))
+}
+
+/// `(expr)`, as after `if` and `switch`.
+fn condition<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T) -> Option<Box<Expr>>
+where
+    I: TokenInput<'t, 's>,
+    E: SyntaxErr<'t, 's, I>,
+    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
+{
+    eat(inp, Token::LParen)?;
+    let c = climb(inp, ty, i32::MIN)?;
+    eat(inp, Token::RParen)?;
+    Some(c)
+}
+
+/// Comma-separated expressions (a trailing comma allowed) up to `close`, which is taken.
+fn items<'t, 's: 't, I, E, T>(
+    inp: &mut Inp<'t, '_, I, E>,
+    ty: &T,
+    close: Token<'s>,
+) -> Option<Vec<Expr>>
+where
+    I: TokenInput<'t, 's>,
+    E: SyntaxErr<'t, 's, I>,
+    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
+{
+    let mut out = Vec::new();
+    separated(inp, true, |inp| climb(inp, ty, i32::MIN).map(|e| out.push(*e)));
+    eat(inp, close)?;
+    Some(out)
+}
+
+/// `name: expr` fields (a trailing comma allowed) up to the closing `}`, which is taken.
+fn fields<'t, 's: 't, I, E, T>(
+    inp: &mut Inp<'t, '_, I, E>,
+    ty: &T,
+) -> Option<Vec<(Ident, Expr)>>
+where
+    I: TokenInput<'t, 's>,
+    E: SyntaxErr<'t, 's, I>,
+    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
+{
+    let mut out = Vec::new();
+    separated(inp, true, |inp| {
+        let field = name(inp)?;
+        eat(inp, Token::Colon)?;
+        let value = climb(inp, ty, i32::MIN)?;
+        out.push((field, *value));
+        Some(())
+    });
+    eat(inp, Token::RBrace)?;
+    Some(out)
+}
+
+/// A switch's arms up to its closing `}`, which is taken.
+fn arms<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T) -> Option<Vec<SwitchArm>>
+where
+    I: TokenInput<'t, 's>,
+    E: SyntaxErr<'t, 's, I>,
+    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
+{
+    let mut out = Vec::new();
+    separated(inp, true, |inp| {
+        let start = inp.cursor();
+        let mut patterns = Vec::new();
+        if eat(inp, Token::Else).is_none() {
+            // At least one pattern, no trailing comma.
+            let mut count = 0;
+            separated(inp, false, |inp| {
+                climb(inp, ty, i32::MIN).map(|p| {
+                    count += 1;
+                    patterns.push(*p)
+                })
+            });
+            if count == 0 {
+                return None;
+            }
+        }
+        eat(inp, Token::FatArrow)?;
+        let value = *climb(inp, ty, i32::MIN)?;
+        let at = span(inp.span_since(&start));
+        out.push(SwitchArm {
+            patterns,
+            value,
+            span: at,
+        });
+        Some(())
+    });
+    eat(inp, Token::RBrace)?;
+    Some(out)
+}
+
+/// Items separated by commas, as chumsky's `separated_by` reads them: as many as there are;
+/// an item that fails leaves the input where it was before it (and before its comma, unless
+/// a trailing comma is allowed).
+fn separated<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
+    inp: &mut Inp<'t, '_, I, E>,
+    allow_trailing: bool,
+    mut item: impl FnMut(&mut Inp<'t, '_, I, E>) -> Option<()>,
+) {
+    let mut count = 0;
+    loop {
+        let before_separator = inp.save();
+        if count > 0 && eat(inp, Token::Comma).is_none() {
+            inp.rewind(before_separator);
+            return;
+        }
+        let before_item = inp.save();
+        if item(inp).is_none() {
+            inp.rewind(if allow_trailing {
+                before_item
+            } else {
+                before_separator
+            });
+            return;
+        }
+        count += 1;
+    }
+}

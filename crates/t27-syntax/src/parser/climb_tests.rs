@@ -1,0 +1,87 @@
+//! The hand-written expression parser of the fast pass (`climb.rs`) reads what chumsky's reads:
+//! on every fixture and seed, and on copies of them with one token deleted, doubled, swapped
+//! with the next or replaced, the fast pass gives the same declarations (or the same failure)
+//! whichever parser reads the expressions.
+
+use super::parse_fast_by;
+use crate::token::Token;
+use crate::{decode, lexer, test_files};
+use chumsky::span::SimpleSpan;
+use t27_diag::FileId;
+
+type Tokens<'s> = Vec<(Token<'s>, SimpleSpan)>;
+
+fn agree(src_end: usize, tokens: &[(Token<'_>, SimpleSpan)], what: &dyn Fn() -> String) {
+    let by_hand = parse_fast_by(src_end, tokens, true, false);
+    let by_chumsky = parse_fast_by(src_end, tokens, false, false);
+    assert!(by_hand == by_chumsky, "{}", what());
+}
+
+/// Tokens that start, end or join expressions: the places where the two parsers could part.
+const REPLACEMENTS: [Token<'static>; 18] = [
+    Token::Comma,
+    Token::LParen,
+    Token::RParen,
+    Token::LBracket,
+    Token::RBracket,
+    Token::LBrace,
+    Token::RBrace,
+    Token::Minus,
+    Token::Amp,
+    Token::Bang,
+    Token::Star,
+    Token::As,
+    Token::Dot,
+    Token::Else,
+    Token::FatArrow,
+    Token::ColonColon,
+    Token::Ident("x"),
+    Token::Int("1"),
+];
+
+#[test]
+fn fixtures_parse_the_same_by_hand_and_by_chumsky() {
+    for path in test_files::specs() {
+        let bytes = std::fs::read(&path).expect("fixture read");
+        let (src, _) = decode(FileId(0), &bytes);
+        let tokens: Tokens<'_> = lexer::lex(FileId(0), &src).tokens;
+        let name = path.display().to_string();
+        agree(src.len(), &tokens, &|| name.clone());
+        assert!(
+            parse_fast_by(src.len(), &tokens, true, false).is_some()
+                || name.contains("/errors/")
+                || name.contains("/isolation/")
+                || name.contains("/hostile/"),
+            "{name}: the fast pass reads no good fixture"
+        );
+    }
+}
+
+#[test]
+fn mutated_fixtures_parse_the_same_by_hand_and_by_chumsky() {
+    let mut mutants = 0;
+    for path in test_files::specs() {
+        let bytes = std::fs::read(&path).expect("fixture read");
+        let (src, _) = decode(FileId(0), &bytes);
+        let tokens: Tokens<'_> = lexer::lex(FileId(0), &src).tokens;
+        // Every position in a small file; every few in a large one.
+        let step = (tokens.len() / 400).max(1);
+        for at in (0..tokens.len()).step_by(step) {
+            let replacement = REPLACEMENTS[at % REPLACEMENTS.len()];
+            for how in 0..4 {
+                let mut t = tokens.clone();
+                match how {
+                    0 => drop(t.remove(at)),
+                    1 => t.insert(at, t[at]),
+                    2 if at + 1 < t.len() => t.swap(at, at + 1),
+                    3 => t[at].0 = replacement,
+                    _ => continue,
+                }
+                mutants += 1;
+                let what = || format!("{}: mutation {how} at token {at}", path.display());
+                agree(src.len(), &t, &what);
+            }
+        }
+    }
+    assert!(mutants > 10_000, "mutants made: {mutants}");
+}
