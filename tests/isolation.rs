@@ -54,6 +54,38 @@ fn outcomes(checked: &Checked, reports: &[BlockReport]) -> String {
     out
 }
 
+/// As `t27 test` runs it, each block checked as it runs (`check_declarations`): the same
+/// outcomes and blockers, and every error once, between the check and the blocks' reports.
+#[test]
+fn blocks_checked_as_they_run_end_as_when_checked_first() {
+    let first = checked();
+    let as_run = t27_check::check_declarations(
+        &t27_files(Path::new(TREE)),
+        None,
+        &mut MemLoader::default(),
+    );
+    for engine in [Engine::Eval, Engine::Jit, Engine::DEFAULT] {
+        let (a, b) = (run(&first, engine), run(&as_run, engine));
+        assert_eq!(outcomes(&first, &a), outcomes(&as_run, &b), "{engine:?}");
+        assert!(a.iter().all(|r| r.errors.is_empty()), "{engine:?}");
+        let errors = |c: &Checked, reports: &[BlockReport]| {
+            let mut all: Vec<String> = c
+                .diagnostics
+                .iter()
+                .chain(reports.iter().flat_map(|r| &r.errors))
+                .filter(|d| d.is_error())
+                .map(|d| format!("{} {} {:?} {}", c.sources.name(d.file), d.code, d.primary.span, d.message))
+                .collect();
+            all.sort();
+            all
+        };
+        let (errs_first, errs_as_run) = (errors(&first, &a), errors(&as_run, &b));
+        assert_eq!(errs_first, errs_as_run, "{engine:?}");
+        let unique: BTreeSet<&String> = errs_as_run.iter().collect();
+        assert_eq!(unique.len(), errs_as_run.len(), "an error reported twice");
+    }
+}
+
 #[test]
 fn the_evaluator_runs_what_does_not_reach_an_error() {
     let checked = checked();

@@ -56,8 +56,10 @@ impl Checker {
         for (fi, at) in self.fn_ast.iter().enumerate() {
             of_item.insert((at.module, at.item), Job::Function(fi));
         }
-        for (ti, at) in self.test_ast.iter().enumerate() {
-            of_item.insert((at.module, at.item), Job::Test(ti));
+        if self.check_blocks {
+            for (ti, at) in self.test_ast.iter().enumerate() {
+                of_item.insert((at.module, at.item), Job::Test(ti));
+            }
         }
         let mut bodies: Vec<BodyItem<'_>> = Vec::with_capacity(of_item.len());
         for (m, tree) in trees.iter_mut().enumerate() {
@@ -159,6 +161,7 @@ impl Checker {
             import_uses: Vec::new(),
             broken_imports: self.broken_imports.clone(),
             parallel_from: self.parallel_from,
+            check_blocks: self.check_blocks,
         }
     }
 
@@ -180,17 +183,10 @@ impl Checker {
                     let kept = (!t.body.stmts.is_empty()).then_some(&t.body);
                     let (body, folded, runtime) = self.lower_test(ti, m, item_span, kept);
                     t.body.stmts = Vec::new();
-                    let mut reaches = Vec::new();
-                    let mut seen = rustc_hash::FxHashSet::default();
-                    body.for_each_reference(&mut |r| {
-                        if seen.insert(r) {
-                            reaches.push(r);
-                        }
-                    });
                     let facts = TestFacts {
                         folded,
                         runtime,
-                        reaches,
+                        reaches: reaches_of(&body),
                     };
                     out.tests.push((ti, facts));
                 }
@@ -275,10 +271,36 @@ impl Checker {
     }
 }
 
-/// Lowers test and invariant blocks again, for the engines: a checked program holds only their
-/// declarations, assert counts and what they refer to. Each lowering reads the block's
-/// statements from the source and gives the IR the checker gave it; what it reports was
-/// reported by the check already and is dropped.
+/// What a body refers to, each once, in source order.
+fn reaches_of(body: &Body) -> Vec<ItemRef> {
+    let mut reaches = Vec::new();
+    let mut seen = rustc_hash::FxHashSet::default();
+    body.for_each_reference(&mut |r| {
+        if seen.insert(r) {
+            reaches.push(r);
+        }
+    });
+    reaches
+}
+
+/// A block as [`BlockLowerer::lower`] gives it.
+pub struct LoweredBlock {
+    pub body: Body,
+    /// What lowering it reported, in source order: errors that stop the block, and warnings.
+    /// (When the program was checked with its blocks, [`crate::check`] reported them too.)
+    pub diagnostics: Vec<Diagnostic>,
+    /// The names it writes that a `use` with an error brought in (see [`crate::Isolation`]).
+    pub import_uses: Vec<crate::ImportUse>,
+    pub folded_asserts: u32,
+    pub runtime_asserts: u32,
+    /// What it refers to, each once, in source order.
+    pub reaches: Vec<ItemRef>,
+}
+
+/// Lowers test and invariant blocks, for the engines: a checked program holds only their
+/// declarations (and, checked with its blocks, their assert counts and what they refer to).
+/// Each lowering reads the block's statements from the source and gives the IR, diagnostics
+/// and facts the checker gives it.
 pub struct BlockLowerer(Checker);
 
 impl BlockLowerer {
@@ -291,14 +313,24 @@ impl BlockLowerer {
         BlockLowerer(self.0.worker())
     }
 
-    /// The IR of `test`'s body. A block with a syntax error in its body gives an empty body
-    /// (such a block never runs: its error blocks it).
-    pub fn lower(&mut self, test: TestId) -> Body {
+    /// `test`'s body lowered. A block with a syntax error in its body gives an empty body
+    /// (such a block never runs: its error, reported by the parser, blocks it).
+    pub fn lower(&mut self, test: TestId) -> LoweredBlock {
         let t = &self.0.program.tests[test.index()];
         let (m, item_span) = (t.decl.module, t.decl.span);
-        let (body, _, _) = self.0.lower_test(test.index(), m, item_span, None);
-        self.0.diags.clear();
-        self.0.import_uses.clear();
-        body
+        let (body, folded, runtime) = self.0.lower_test(test.index(), m, item_span, None);
+        let mut diagnostics = std::mem::take(&mut self.0.diags);
+        let mut import_uses = std::mem::take(&mut self.0.import_uses);
+        diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
+        diagnostics.dedup();
+        import_uses.sort_by_key(|u| (u.site.start, u.import.start));
+        LoweredBlock {
+            reaches: reaches_of(&body),
+            body,
+            diagnostics,
+            import_uses,
+            folded_asserts: folded,
+            runtime_asserts: runtime,
+        }
     }
 }

@@ -84,6 +84,9 @@ pub(crate) struct Checker {
     pub broken_imports: rustc_hash::FxHashSet<(FileId, u32)>,
     /// From how many bytes of source bodies are lowered on two threads.
     pub parallel_from: usize,
+    /// Whether test and invariant bodies are lowered with the rest (for their diagnostics),
+    /// or left to a [`crate::BlockLowerer`] when they run.
+    pub check_blocks: bool,
 }
 
 /// A name written at `site` in `file` that a `use` with an error imported; `import` is the
@@ -103,6 +106,7 @@ impl Checker {
         sources: SourceMap,
         diags: Vec<Diagnostic>,
         parallel_from: usize,
+        check_blocks: bool,
     ) -> Output {
         let syntax_errors = diags
             .iter()
@@ -125,6 +129,7 @@ impl Checker {
             import_uses: Vec::new(),
             broken_imports: Default::default(),
             parallel_from,
+            check_blocks,
         };
         c.collect_declarations();
         c.resolve_imports();

@@ -11,7 +11,7 @@
 //! The answer for a block is a [`Blocker`]: the shortest chain of references from the block to
 //! a broken declaration, and that declaration's first error.
 
-use crate::Checked;
+use crate::{Checked, LoweredBlock};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::VecDeque;
 use t27_diag::{Code, Diagnostic, FileId, LineIndex, Sources, Span};
@@ -193,8 +193,32 @@ impl<'c> Isolation<'c> {
         (offset <= span.end).then_some(*node)
     }
 
-    /// Why `test` cannot run, or `None` when everything it reaches checked without error.
+    /// Why `test` cannot run, or `None` when everything it reaches checked without error
+    /// (for a program whose blocks were checked with it: [`crate::check`]).
     pub fn blocker(&mut self, test: TestId) -> Option<Blocker> {
+        self.search(test, None)
+    }
+
+    /// Why `test` cannot run, from `lowered`, what lowering the block just told (for a program
+    /// checked without its blocks: [`crate::check_declarations`]): its own errors, what it
+    /// refers to and the names it writes through broken `use`s.
+    pub fn blocker_of(&mut self, test: TestId, lowered: &LoweredBlock) -> Option<Blocker> {
+        let start = Node::Item(ItemRef::Test(test));
+        let own = lowered
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error() && d.code.as_str() != RUNS_ANYWAY)
+            .chain(self.own.get(&start).map(|&i| &self.checked.diagnostics[i]))
+            .min_by_key(|d| (d.primary.span.start, d.primary.span.end));
+        if let Some(d) = own {
+            return Some(Blocker::new(Vec::new(), self.name(start), d));
+        }
+        self.search(test, Some(lowered))
+    }
+
+    /// Breadth first from `test` to the nearest node with an error; the block's own
+    /// references from `lowered` when given, else from the checked program.
+    fn search(&mut self, test: TestId, lowered: Option<&LoweredBlock>) -> Option<Blocker> {
         let start = Node::Item(ItemRef::Test(test));
         let mut parent: HashMap<Node, (Node, Reach)> = HashMap::default();
         let mut seen: HashSet<Node> = HashSet::default();
@@ -204,7 +228,11 @@ impl<'c> Isolation<'c> {
             if let Some(&d) = self.own.get(&node) {
                 return Some(self.explain(start, node, &parent, d));
             }
-            for (next, reach) in self.edges(node) {
+            let edges = match lowered {
+                Some(block) if node == start => self.edges_of_block(test, block),
+                _ => self.edges(node),
+            };
+            for (next, reach) in edges {
                 if !self.clean.contains(&next) && seen.insert(next) {
                     parent.insert(next, (node, reach));
                     queue.push_back(next);
@@ -260,6 +288,25 @@ impl<'c> Isolation<'c> {
                 _ => String::new(),
             },
         }
+    }
+
+    /// What a block just lowered refers to, as [`Isolation::edges`] gives it for a checked one.
+    fn edges_of_block(&self, test: TestId, block: &LoweredBlock) -> Vec<(Node, Reach)> {
+        let decl = &self.checked.program.tests[test.index()].decl;
+        let mut sites: Vec<(u32, Node)> = block
+            .import_uses
+            .iter()
+            .filter_map(|u| match self.node_at(u.file, u.import.start) {
+                Some(node @ Node::Use(..)) => Some((u.site.start, node)),
+                _ => None,
+            })
+            .collect();
+        sites.sort_by_key(|(s, _)| *s);
+        let first = std::iter::once((Node::Module(decl.module), Reach::InModule))
+            .chain(sites.into_iter().map(|(_, node)| (node, Reach::Imports)));
+        let refs = block.reaches.iter().map(|r| (Node::Item(*r), reach_of(*r)));
+        let mut seen = HashSet::default();
+        first.chain(refs).filter(|(n, _)| seen.insert(*n)).collect()
     }
 
     /// What a node refers to, in source order, each once.
@@ -318,15 +365,7 @@ impl<'c> Isolation<'c> {
         let mut seen = HashSet::default();
         first
             .into_iter()
-            .chain(refs.into_iter().map(|r| {
-                let reach = match r {
-                    ItemRef::Fn(_) => Reach::Calls,
-                    ItemRef::Const(_) => Reach::Reads,
-                    ItemRef::Global(_) => Reach::UsesVar,
-                    ItemRef::Struct(_) | ItemRef::Test(_) => Reach::UsesStruct,
-                };
-                (Node::Item(r), reach)
-            }))
+            .chain(refs.into_iter().map(|r| (Node::Item(r), reach_of(r))))
             .filter(|(n, _)| seen.insert(*n))
             .collect()
     }
@@ -397,6 +436,16 @@ pub fn module_faults(checked: &Checked) -> Vec<Option<ModuleFault>> {
             None
         })
         .collect()
+}
+
+/// How a reference reaches what it names.
+fn reach_of(r: ItemRef) -> Reach {
+    match r {
+        ItemRef::Fn(_) => Reach::Calls,
+        ItemRef::Const(_) => Reach::Reads,
+        ItemRef::Global(_) => Reach::UsesVar,
+        ItemRef::Struct(_) | ItemRef::Test(_) => Reach::UsesStruct,
+    }
 }
 
 /// What a constant or module `var` refers to: the structs of its type, what its value reads.

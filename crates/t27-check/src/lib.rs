@@ -26,7 +26,7 @@ mod suggest;
 mod types;
 mod views;
 
-pub use bodies::BlockLowerer;
+pub use bodies::{BlockLowerer, LoweredBlock};
 pub use checker::ImportUse;
 pub use isolate::{Blocker, Isolation, ModuleFault, Reach, Step, module_faults};
 pub use load::{Loader, MemoryLoader, normalize, spec_root};
@@ -56,6 +56,10 @@ pub struct Checked {
     /// a declaration to the broken `use` it reaches (see [`Isolation`]).
     pub import_uses: Vec<ImportUse>,
     pub stats: Stats,
+    /// Whether the blocks were checked with the rest ([`check`]): their diagnostics are in
+    /// `diagnostics`, their assert counts and references in `program.tests`. Otherwise
+    /// ([`check_declarations`]) each [`LoweredBlock`] carries its own.
+    pub blocks_checked: bool,
     lowerer: BlockLowerer,
 }
 
@@ -86,7 +90,19 @@ impl Checked {
 /// Checks `files` (and every module they import). `root` overrides the spec root, which is
 /// otherwise the nearest ancestor folder named `specs` of each file.
 pub fn check(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn Loader) -> Checked {
-    check_in(files, root, loader, PARALLEL_BODIES_FROM)
+    check_in(files, root, loader, PARALLEL_BODIES_FROM, true)
+}
+
+/// [`check`] but for the test and invariant blocks, which are left to the runner: it lowers
+/// each as it runs it ([`BlockLowerer`]), with its diagnostics, once. What `t27 test` does: a
+/// block is read, checked and run once, and no block's diagnostics are in
+/// [`Checked::diagnostics`].
+pub fn check_declarations(
+    files: &[PathBuf],
+    root: Option<&Path>,
+    loader: &mut dyn Loader,
+) -> Checked {
+    check_in(files, root, loader, PARALLEL_BODIES_FROM, false)
 }
 
 /// Requests of this much source and more have their bodies lowered on two threads.
@@ -97,6 +113,7 @@ fn check_in(
     root: Option<&Path>,
     loader: &mut dyn Loader,
     parallel_from: usize,
+    check_blocks: bool,
 ) -> Checked {
     let started = Instant::now();
     let loaded = load::load_all(files, root, loader);
@@ -121,6 +138,7 @@ fn check_in(
         loaded.sources,
         loaded.diagnostics,
         parallel_from,
+        check_blocks,
     );
     diagnostics.sort_by_key(|d| (d.file, d.primary.span.start, d.primary.span.end));
     diagnostics.dedup();
@@ -139,6 +157,7 @@ fn check_in(
         syntax,
         import_uses,
         stats,
+        blocks_checked: check_blocks,
         lowerer,
     }
 }
@@ -174,8 +193,9 @@ mod parallel_bodies {
                 None,
                 &mut MemoryLoader::new(files.clone()),
                 usize::MAX,
+                true,
             );
-            let two = check_in(&paths, None, &mut MemoryLoader::new(files), 0);
+            let two = check_in(&paths, None, &mut MemoryLoader::new(files), 0, true);
             assert_eq!(one.diagnostics, two.diagnostics, "{dir}");
             let uses = |c: &Checked| format!("{:?}", c.import_uses);
             assert_eq!(uses(&one), uses(&two), "{dir}");

@@ -57,6 +57,21 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<String>) {
 /// Expands the paths (default `specs`), reports missing paths and unreadable files, and checks
 /// what is there. `Err` means a usage or I/O problem, already printed.
 pub fn load_and_check(paths: &[PathBuf], root: Option<&Path>) -> Result<t27_check::Checked, ()> {
+    load_and(paths, root, t27_check::check)
+}
+
+/// [`load_and_check`] but for the test and invariant blocks, which the runner checks as it
+/// runs them (`t27_check::check_declarations`).
+pub fn load_and_check_declarations(
+    paths: &[PathBuf],
+    root: Option<&Path>,
+) -> Result<t27_check::Checked, ()> {
+    load_and(paths, root, t27_check::check_declarations)
+}
+
+type Check = fn(&[PathBuf], Option<&Path>, &mut dyn t27_check::Loader) -> t27_check::Checked;
+
+fn load_and(paths: &[PathBuf], root: Option<&Path>, check: Check) -> Result<t27_check::Checked, ()> {
     let paths = if paths.is_empty() {
         vec![PathBuf::from("specs")]
     } else {
@@ -69,7 +84,7 @@ pub fn load_and_check(paths: &[PathBuf], root: Option<&Path>) -> Result<t27_chec
     if !problems.is_empty() {
         return Err(());
     }
-    let checked = t27_check::check(&files, root, &mut FsLoader);
+    let checked = check(&files, root, &mut FsLoader);
     for (path, why) in &checked.io_errors {
         eprintln!("error: {}: {why}", path.display());
     }

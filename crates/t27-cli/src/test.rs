@@ -1,6 +1,6 @@
 //! `t27 test`.
 
-use crate::files::load_and_check;
+use crate::files::{load_and_check, load_and_check_declarations};
 use crate::{Color, Format};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -33,7 +33,14 @@ pub fn run(opts: &Options) -> u8 {
         eprintln!("error: --timeout takes a positive number of seconds");
         return EXIT_USAGE;
     }
-    let Ok(checked) = load_and_check(&opts.paths, opts.root.as_deref()) else {
+    // A run checks each block as it runs it, once; a list says why blocks would not run,
+    // so it checks them all first.
+    let load = if opts.list {
+        load_and_check
+    } else {
+        load_and_check_declarations
+    };
+    let Ok(checked) = load(&opts.paths, opts.root.as_deref()) else {
         return EXIT_USAGE;
     };
     let color = match opts.color {
@@ -41,7 +48,8 @@ pub fn run(opts: &Options) -> u8 {
         Color::Never => false,
         Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    // Compile errors explain why blocks do not run; warnings belong to `t27 check`.
+    // Compile errors explain why blocks do not run; warnings belong to `t27 check`. The
+    // errors of a block itself come with it, just before its result.
     for d in checked.diagnostics.iter().filter(|d| d.is_error()) {
         eprint!("{}", t27_diag::render(d, &checked.sources, color));
     }
@@ -72,6 +80,9 @@ pub fn run(opts: &Options) -> u8 {
     };
     let reports: Mutex<Vec<BlockReport>> = Mutex::new(Vec::new());
     let summary = t27_run::run(&checked, &run_opts, &mut |r: &BlockReport| {
+        for d in &r.errors {
+            eprint!("{}", t27_diag::render(d, &checked.sources, color));
+        }
         let text = match opts.format {
             Format::Human => t27_run::human_block(&checked, r, color),
             Format::Json => t27_run::json_block(&checked, r) + "\n",

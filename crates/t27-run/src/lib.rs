@@ -6,6 +6,7 @@
 
 #![deny(clippy::unwrap_used)]
 
+mod ahead;
 mod engines;
 mod estimate;
 mod naming;

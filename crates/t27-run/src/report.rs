@@ -68,9 +68,9 @@ pub fn human_block(checked: &Checked, r: &BlockReport, color: bool) -> String {
     };
     let counts = format!(
         "{} runtime, {} folded asserts",
-        b.test.runtime_asserts, b.test.folded_asserts
+        r.runtime_asserts, r.folded_asserts
     );
-    let warn = if b.test.runtime_asserts == 0 {
+    let warn = if r.runtime_asserts == 0 {
         "  [no runtime assert: tested no code]"
     } else {
         ""
@@ -169,8 +169,8 @@ pub fn json_block(checked: &Checked, r: &BlockReport) -> String {
         "name": b.test.decl.name,
         "kind": kind(b.test),
         "outcome": outcome,
-        "runtime_asserts": b.test.runtime_asserts,
-        "folded_asserts": b.test.folded_asserts,
+        "runtime_asserts": r.runtime_asserts,
+        "folded_asserts": r.folded_asserts,
         "duration_ms": r.duration.as_secs_f64() * 1e3,
         "engine": r.engine.map(Engine::name),
     });

@@ -1,11 +1,12 @@
 //! Running the selected blocks, module by module, in declaration order.
 
+use crate::ahead::Ahead;
 use crate::engines::Engines;
 use crate::naming::{ValueNames, value_names};
-use crate::select::select;
+use crate::select::{Selected, select};
 use crate::watchdog::Watchdog;
 use std::time::{Duration, Instant};
-use t27_check::{BlockLowerer, Blocker, Checked};
+use t27_check::{Blocker, Checked, Isolation, LoweredBlock};
 use t27_ir::{Body, ModuleId, Outcome, TestId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +70,13 @@ pub struct BlockReport {
     pub engine: Option<Engine>,
     /// For a failed assert: the constants its values stand for.
     pub names: ValueNames,
+    /// Asserts that ran code, and asserts decided when the spec was compiled.
+    pub runtime_asserts: u32,
+    pub folded_asserts: u32,
+    /// The block's own errors, found as it was lowered to run: what the check left to the
+    /// runner (`t27_check::check_declarations`); empty when the program was checked with its
+    /// blocks, whose diagnostics then hold them.
+    pub errors: Vec<t27_diag::Diagnostic>,
 }
 
 impl BlockReport {
@@ -97,103 +105,29 @@ pub struct Summary {
 /// limit (a trap), long before this is used up.
 const ENGINE_STACK: usize = 1 << 30;
 
-/// How many lowered blocks may wait for the engine: the lowering thread keeps a few ahead.
-const LOWERED_AHEAD: usize = 4;
-
 /// Runs every selected block and hands each report to `on_block` as soon as it is known.
 ///
-/// The checked program holds no block's statements (see `t27_check::BlockLowerer`): a second
-/// thread lowers each block that can run, in the order they run, a few ahead of the engine,
-/// and each block's IR is dropped once it has run. On the JIT, every block is compiled before
-/// the first runs, so all of them are lowered first.
+/// A second thread lowers the blocks a few ahead of the engine (`ahead.rs`), each with what
+/// it reports when the program was checked without its blocks; a block's blocker comes from
+/// what lowering it told. On the JIT every block is lowered first, to be compiled as one
+/// program.
 pub fn run(
     checked: &Checked,
     opts: &RunOptions,
     on_block: &mut (dyn FnMut(&BlockReport) + Send),
 ) -> Summary {
     let selected = select(checked, opts.filter.as_deref(), opts.exact);
-    let p = &*checked.program;
-    let runnable: Vec<TestId> = selected.iter().flat_map(|m| m.runnable()).collect();
+    let blocks: Vec<TestId> = selected
+        .iter()
+        .flat_map(|m| m.blocks.iter().map(|(t, _)| *t))
+        .collect();
     let mut summary = Summary::default();
     std::thread::scope(|scope| {
-        let mut lowered = Lowered::start(checked, runnable, scope);
+        let ahead = Ahead::start(checked, blocks, scope);
         let worker = std::thread::Builder::new()
             .name("t27-engine".into())
             .stack_size(ENGINE_STACK)
-            .spawn_scoped(scope, move || {
-                let watchdog = Watchdog::new();
-                let mut summary = Summary::default();
-                let up_front: Vec<(TestId, Body)> = match opts.engine {
-                    Engine::Jit => std::iter::from_fn(|| lowered.next()).collect(),
-                    _ => Vec::new(),
-                };
-                let refs: Vec<(TestId, &Body)> = up_front.iter().map(|(t, b)| (*t, b)).collect();
-                let mut engines = Engines::new(p, opts.engine, &refs, &watchdog.flag);
-                let mut up_front = up_front.iter();
-                'modules: for module in &selected {
-                    let mut record = |test: TestId,
-                                      result: Result,
-                                      duration: Duration,
-                                      engine: Option<Engine>,
-                                      names: ValueNames| {
-                        let report = BlockReport {
-                            module: module.module,
-                            test,
-                            result,
-                            duration,
-                            engine,
-                            names,
-                        };
-                        tally(&mut summary, &report, p.tests[test.index()].runtime_asserts);
-                        on_block(&report);
-                    };
-                    // Module `var`s start at their initial values for each module.
-                    engines.start_module();
-                    for (t, blocker) in &module.blocks {
-                        let t = *t;
-                        if let Some(b) = blocker {
-                            let why = NotRun::Blocked(Box::new(b.clone()));
-                            record(t, Result::NotRun(why), Duration::ZERO, None, ValueNames::default());
-                            continue;
-                        }
-                        // Lowered ahead, or up front for the JIT; dropped once the block ran.
-                        let lowered_now;
-                        let body = match opts.engine {
-                            Engine::Jit => up_front.next().map(|(_, b)| b),
-                            _ => {
-                                lowered_now = lowered.next().map(|(_, b)| b);
-                                lowered_now.as_ref()
-                            }
-                        };
-                        // Only a lowering thread that panicked gives none; the scope passes
-                        // its panic on.
-                        let Some(body) = body else {
-                            break 'modules;
-                        };
-                        let started = Instant::now();
-                        watchdog.arm(opts.timeout);
-                        let ran = engines.run(t, body);
-                        watchdog.disarm();
-                        match ran {
-                            Some((o, engine)) => {
-                                let took = started.elapsed();
-                                let names = value_names(p, body, &o);
-                                record(t, Result::Ran(o), took, Some(engine), names)
-                            }
-                            None => record(
-                                t,
-                                Result::NotRun(NotRun::NoNativeCode),
-                                Duration::ZERO,
-                                None,
-                                ValueNames::default(),
-                            ),
-                        }
-                    }
-                }
-                summary.engine_error = engines.error.clone();
-                summary.native_code = engines.native_code();
-                summary
-            });
+            .spawn_scoped(scope, || run_blocks(checked, opts, &selected, ahead, on_block));
         if let Ok(handle) = worker {
             summary = handle.join().unwrap_or_default();
         }
@@ -201,56 +135,101 @@ pub fn run(
     summary
 }
 
-/// The lowered bodies of the blocks that run, in order: from a thread that lowers them ahead
-/// of the engine, or lowered on demand when no thread can be had.
-struct Lowered {
-    from_thread: Option<std::sync::mpsc::Receiver<(TestId, Body)>>,
-    here: Option<(BlockLowerer, std::vec::IntoIter<TestId>)>,
-}
+/// A block lowered, and why it cannot run.
+type Ready = (TestId, LoweredBlock, Option<Blocker>);
 
-impl Lowered {
-    fn start<'s, 'e>(
-        checked: &'e Checked,
-        blocks: Vec<TestId>,
-        scope: &'s std::thread::Scope<'s, 'e>,
-    ) -> Lowered {
-        let (send, receive) = std::sync::mpsc::sync_channel(LOWERED_AHEAD);
-        let mut lowerer = checked.block_lowerer();
-        let ahead = blocks.clone();
-        let thread = std::thread::Builder::new()
-            .name("t27-lower".into())
-            .stack_size(t27_check::THREAD_STACK)
-            .spawn_scoped(scope, move || {
-                for t in ahead {
-                    // The engine stopped taking them: it is done.
-                    if send.send((t, lowerer.lower(t))).is_err() {
-                        break;
+/// The engine thread's part of [`run`].
+fn run_blocks(
+    checked: &Checked,
+    opts: &RunOptions,
+    selected: &[Selected],
+    mut ahead: Ahead,
+    on_block: &mut (dyn FnMut(&BlockReport) + Send),
+) -> Summary {
+    let p = &*checked.program;
+    let watchdog = Watchdog::new();
+    let mut summary = Summary::default();
+    let mut isolation = Isolation::new(checked);
+    let mut ready = |ahead: &mut Ahead| -> Option<Ready> {
+        let (t, lowered) = ahead.next()?;
+        let blocker = isolation.blocker_of(t, &lowered);
+        Some((t, lowered, blocker))
+    };
+    let up_front: Vec<Ready> = match opts.engine {
+        Engine::Jit => std::iter::from_fn(|| ready(&mut ahead)).collect(),
+        _ => Vec::new(),
+    };
+    let runnable: Vec<(TestId, &Body)> = up_front
+        .iter()
+        .filter(|(_, _, blocker)| blocker.is_none())
+        .map(|(t, lowered, _)| (*t, &lowered.body))
+        .collect();
+    let mut engines = Engines::new(p, opts.engine, &runnable, &watchdog.flag);
+    drop(runnable);
+    let mut up_front = up_front.into_iter();
+    for module in selected {
+        // Module `var`s start at their initial values for each module.
+        engines.start_module();
+        for _ in &module.blocks {
+            let next = match opts.engine {
+                Engine::Jit => up_front.next(),
+                _ => ready(&mut ahead),
+            };
+            // Only a lowering thread that panicked gives none; the scope passes its panic on.
+            let Some((t, lowered, blocker)) = next else {
+                return summary;
+            };
+            let (result, duration, engine, names) = match blocker {
+                Some(b) => {
+                    let why = NotRun::Blocked(Box::new(b));
+                    (Result::NotRun(why), Duration::ZERO, None, ValueNames::default())
+                }
+                None => {
+                    let started = Instant::now();
+                    watchdog.arm(opts.timeout);
+                    let ran = engines.run(t, &lowered.body);
+                    watchdog.disarm();
+                    match ran {
+                        Some((o, engine)) => {
+                            let took = started.elapsed();
+                            let names = value_names(p, &lowered.body, &o);
+                            (Result::Ran(o), took, Some(engine), names)
+                        }
+                        None => (
+                            Result::NotRun(NotRun::NoNativeCode),
+                            Duration::ZERO,
+                            None,
+                            ValueNames::default(),
+                        ),
                     }
                 }
-            });
-        match thread {
-            Ok(_) => Lowered {
-                from_thread: Some(receive),
-                here: None,
-            },
-            Err(_) => Lowered {
-                from_thread: None,
-                here: Some((checked.block_lowerer(), blocks.into_iter())),
-            },
+            };
+            let errors = lowered
+                .diagnostics
+                .into_iter()
+                .filter(|d| d.is_error() && !checked.blocks_checked)
+                .collect();
+            let report = BlockReport {
+                module: module.module,
+                test: t,
+                result,
+                duration,
+                engine,
+                names,
+                runtime_asserts: lowered.runtime_asserts,
+                folded_asserts: lowered.folded_asserts,
+                errors,
+            };
+            tally(&mut summary, &report);
+            on_block(&report);
         }
     }
-
-    fn next(&mut self) -> Option<(TestId, Body)> {
-        if let Some(receive) = &self.from_thread {
-            return receive.recv().ok();
-        }
-        let (lowerer, blocks) = self.here.as_mut()?;
-        let t = blocks.next()?;
-        Some((t, lowerer.lower(t)))
-    }
+    summary.engine_error = engines.error.clone();
+    summary.native_code = engines.native_code();
+    summary
 }
 
-fn tally(s: &mut Summary, r: &BlockReport, runtime_asserts: u32) {
+fn tally(s: &mut Summary, r: &BlockReport) {
     match &r.result {
         Result::Ran(Outcome::Pass) => s.passed += 1,
         Result::Ran(Outcome::Fail { .. }) => s.failed += 1,
@@ -267,7 +246,7 @@ fn tally(s: &mut Summary, r: &BlockReport, runtime_asserts: u32) {
             s.not_run += 1;
         }
     }
-    if runtime_asserts == 0 && matches!(r.result, Result::Ran(_)) {
+    if r.runtime_asserts == 0 && matches!(r.result, Result::Ran(_)) {
         s.no_runtime_asserts += 1;
     }
 }
