@@ -207,20 +207,28 @@ impl Checker {
     ) -> (Body, u32, u32) {
         let file = self.file_of(m);
         let span = self.program.tests[ti].body.block.span;
+        let mut broken = self.has_syntax_error_in(file, item_span);
         let read;
         let ast = match kept {
             Some(block) => block,
             None => {
                 let source = self.sources.shared(file);
-                read = t27_syntax::parse_body(file, &source.text, span).unwrap_or(ast::Block {
-                    stmts: Vec::new(),
-                    span,
-                });
+                read = match t27_syntax::parse_body(file, &source.text, span) {
+                    Some(block) => block,
+                    // A body taken whole by the parser has its syntax errors found here.
+                    None => {
+                        let (block, errors) =
+                            t27_syntax::parse_body_with_errors(file, &source.text, span);
+                        broken |= errors.iter().any(Diagnostic::is_error);
+                        errors.into_iter().for_each(|d| self.report(d));
+                        block
+                    }
+                };
                 &read
             }
         };
         let mut cx = BodyCtx::body(m, Vec::new(), Ty::Void);
-        cx.broken = self.has_syntax_error_in(file, item_span);
+        cx.broken = broken;
         let block = self.lower_block(&mut cx, ast);
         let body = Body {
             locals: cx.locals,

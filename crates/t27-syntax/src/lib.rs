@@ -14,7 +14,7 @@ mod parser;
 pub mod token;
 
 use ast::SourceFile;
-pub use bodies::parse_body;
+pub use bodies::{parse_body, parse_body_with_errors};
 use lexer::{SemicolonComment, TokenSpan};
 use t27_diag::{Code, Diagnostic, FileId, Span};
 use token::Token;
@@ -66,7 +66,7 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize, parallel: bool)
             let end = cut.unwrap_or(tokens.len());
             scan.read(file, src, &tokens[..end]);
             if scan.verdict.is_none() && end > 0 {
-                let piece = Piece {
+                let mut piece = Piece {
                     index: parsed.len(),
                     end: if cut.is_some() {
                         tokens[end - 1].1.end
@@ -80,6 +80,7 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize, parallel: bool)
                     },
                 };
                 starts.push(piece.tokens[0].1.start);
+                parser::skip::take_bodies_whole(&mut piece.tokens);
                 parsed.push(None);
                 // Every other piece goes to a second thread, started with the second piece.
                 if to_worker.is_some() && piece.index % 2 == 1 && worker.is_none() {
@@ -137,6 +138,7 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize, parallel: bool)
                 // one piece, with rich errors, exactly as if it had never been cut.
                 let mut rest = lexer::Lexer::from(file, src, starts[i], (src.len() - starts[i]) / 2 + 1);
                 while rest.step() {}
+                parser::skip::take_bodies_whole(&mut rest.out.tokens);
                 let (more, errors) = parser::parse_tokens(file, src.len(), &rest.out.tokens);
                 append(&mut tops, more);
                 syntax.extend(errors);

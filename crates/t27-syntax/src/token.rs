@@ -162,6 +162,9 @@ pub enum Token<'src> {
 
     /// Produced by the lexer wrapper for input logos does not recognise; it has been reported.
     Error,
+    /// A test or invariant body taken whole, unread: made from a piece's tokens before it is
+    /// parsed (`parser/skip.rs`), never by logos.
+    Body,
 }
 
 impl Token<'_> {
@@ -196,6 +199,7 @@ impl fmt::Display for Token<'_> {
             Token::UnterminatedStr => "an unterminated string",
             Token::UnterminatedChar => "an unterminated character literal",
             Token::Error => "an invalid token",
+            Token::Body => "a block",
             other => return write!(f, "`{}`", other.punctuation()),
         };
         f.write_str(text)

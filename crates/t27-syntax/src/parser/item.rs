@@ -35,8 +35,9 @@ fn skip_declaration<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
     any().ignored().then(group.or(plain).repeated()).ignored()
 }
 
-/// One declaration; `by_hand`: expressions are read by `climb.rs`; `leave_out_bodies`: test
-/// and invariant bodies are read and their statements dropped (the fast pass does both).
+/// One declaration; `by_hand`: expressions are read by `climb.rs` (the fast pass);
+/// `leave_out_bodies`: on the fast pass, the statements of a test or invariant body that was
+/// not taken whole (`skip.rs`) are dropped once read.
 pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
     by_hand: bool,
     leave_out_bodies: bool,
@@ -156,15 +157,23 @@ pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, 
             ret,
             body,
         });
+    // A body taken whole before parsing (`skip.rs`), or one to read.
+    let test_body = select! { Token::Body => () }
+        .map_with(|(), e| Block {
+            stmts: Vec::new(),
+            span: span(e.span()),
+        })
+        .or(body.clone())
+        .labelled("a block");
     let test = just(Token::Test)
         .to(TestKind::Test)
         .or(just(Token::Invariant).to(TestKind::Invariant))
         .then(ident())
-        .then(body)
+        .then(test_body)
         .map(move |((kind, name), mut body)| {
-            // On the fast pass (no errors), a block's statements are read and dropped at
-            // once (`bodies.rs`): it is read again when lowered.
-            if leave_out_bodies {
+            // A body the fast pass read has no error: its statements are read again when
+            // lowered (`bodies.rs`). The rich pass keeps them; they may hold errors.
+            if leave_out_bodies && by_hand {
                 body.stmts = Vec::new();
             }
             ItemKind::Test(TestDecl { kind, name, body })

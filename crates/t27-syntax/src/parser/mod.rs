@@ -6,6 +6,7 @@ mod climb;
 mod climb_tests;
 mod expr;
 mod item;
+pub(crate) mod skip;
 mod stmt;
 
 use crate::ast::*;
@@ -129,6 +130,27 @@ pub(crate) fn parse_block_fast(src_end: usize, tokens: &[(Token<'_>, SimpleSpan)
     }
 }
 
+/// Parses the tokens of one `{ ... }` block with rich errors, as [`parse_rich`] reads a block:
+/// the statements recovered, and what is wrong with them.
+pub(crate) fn parse_block_rich(
+    file: FileId,
+    src_end: usize,
+    tokens: &[(Token<'_>, SimpleSpan)],
+) -> (Option<Block>, Vec<Diagnostic>) {
+    let eoi = SimpleSpan::from(src_end..src_end);
+    let (output, errors) = stmt::block::<_, Rich<'_, Token<'_>>>(expr::expr(false))
+        .then_ignore(end())
+        .parse(tokens.map(eoi, |(t, s)| (t, s)))
+        .into_output_errors();
+    let diagnostics = errors
+        .iter()
+        // An error token was reported by the lexer already.
+        .filter(|e| !matches!(e.found(), Some(Token::Error)))
+        .map(|e| to_diagnostic(file, e))
+        .collect();
+    (output, diagnostics)
+}
+
 /// Parses the lexed rest of a file (`src_end` is the file's length): the fast pass first, and a
 /// pass with rich errors when it has anything to report.
 pub(crate) fn parse_tokens<'s>(
@@ -142,7 +164,7 @@ pub(crate) fn parse_tokens<'s>(
     parse_rich(file, src_end, tokens)
 }
 
-/// Parses with rich errors, keeping every body's statements.
+/// Parses with rich errors, keeping the statements of every body that was not taken whole.
 pub(crate) fn parse_rich<'s>(
     file: FileId,
     src_end: usize,
