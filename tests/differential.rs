@@ -24,6 +24,7 @@ const REGRESSIONS: [u64; 1] = [
 /// Each block's name and how it ended.
 fn outcomes(checked: &t27_check::Checked, engine: Engine) -> Vec<String> {
     let opts = RunOptions {
+        lowering_threads: None,
         engine,
         timeout: Duration::from_secs(5),
         filter: None,

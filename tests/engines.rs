@@ -151,9 +151,11 @@ fn every_engine_ends_every_block_the_same_way(path: &Path) -> Result<(), Failed>
         native_code: Vec::new(),
         ..s.clone()
     };
-    // As `t27 test` runs it: the blocks checked as they run, not with the rest.
+    // As `t27 test` runs it: the blocks checked as they run, not with the rest, here lowered
+    // on two threads ahead of the engine (a large request's way).
     let as_run = t27_check::check_declarations(&[path.to_path_buf()], None, &mut MemLoader::default());
-    let (streamed, summary) = run(&as_run, Engine::DEFAULT);
+    let (streamed, summary) =
+        run_blocks_lowered_on(&as_run, Engine::DEFAULT, Duration::from_millis(300), Some(2));
     assert_eq!(
         listing(&checked, &eval),
         listing(&as_run, &streamed),

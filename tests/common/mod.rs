@@ -57,7 +57,19 @@ pub fn run_blocks(
     engine: t27_run::Engine,
     timeout: std::time::Duration,
 ) -> (Vec<t27_run::BlockReport>, t27_run::Summary) {
+    run_blocks_lowered_on(checked, engine, timeout, None)
+}
+
+/// [`run_blocks`], with the blocks lowered ahead on `threads` threads (`None`: as `t27 test`
+/// chooses, which for a fixture is the engine's own thread).
+pub fn run_blocks_lowered_on(
+    checked: &Checked,
+    engine: t27_run::Engine,
+    timeout: std::time::Duration,
+    threads: Option<usize>,
+) -> (Vec<t27_run::BlockReport>, t27_run::Summary) {
     let opts = t27_run::RunOptions {
+        lowering_threads: threads,
         engine,
         timeout,
         filter: None,

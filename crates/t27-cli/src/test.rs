@@ -73,6 +73,7 @@ pub fn run(opts: &Options) -> u8 {
         return EXIT_PASSED;
     }
     let run_opts = RunOptions {
+        lowering_threads: None,
         engine: opts.engine,
         timeout: Duration::from_secs_f64(opts.timeout),
         filter: opts.filter.clone(),

@@ -40,6 +40,7 @@ fn check_and_run(files: &[(&str, String)], engine: Engine) -> (Duration, usize, 
         "the benchmark spec must check cleanly"
     );
     let opts = RunOptions {
+        lowering_threads: None,
         engine,
         timeout: Duration::from_secs(600),
         filter: None,

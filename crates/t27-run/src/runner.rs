@@ -43,6 +43,11 @@ pub struct RunOptions {
     pub timeout: Duration,
     pub filter: Option<String>,
     pub exact: bool,
+    /// How many threads lower the blocks ahead of the engine (`ahead.rs`): `None` for one a
+    /// core when the blocks come to 64 KB of source or more, none (the engine's own thread
+    /// lowers each block before it runs it) for fewer, where starting threads and handing
+    /// blocks over would cost more than it saves.
+    pub lowering_threads: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -107,10 +112,10 @@ const ENGINE_STACK: usize = 1 << 30;
 
 /// Runs every selected block and hands each report to `on_block` as soon as it is known.
 ///
-/// A second thread lowers the blocks a few ahead of the engine (`ahead.rs`), each with what
-/// it reports when the program was checked without its blocks; a block's blocker comes from
-/// what lowering it told. On the JIT every block is lowered first, to be compiled as one
-/// program.
+/// Other threads lower the blocks a few ahead of the engine (`ahead.rs`); a block's blocker
+/// comes from what lowering it told (its own errors, when the program was checked without its
+/// blocks, and what it refers to), and its IR is dropped once it has run. On the JIT every
+/// block is lowered first, to be compiled as one program.
 pub fn run(
     checked: &Checked,
     opts: &RunOptions,
@@ -123,7 +128,7 @@ pub fn run(
         .collect();
     let mut summary = Summary::default();
     std::thread::scope(|scope| {
-        let ahead = Ahead::start(checked, blocks, scope);
+        let ahead = Ahead::start(checked, blocks, opts.lowering_threads, scope);
         let worker = std::thread::Builder::new()
             .name("t27-engine".into())
             .stack_size(ENGINE_STACK)
