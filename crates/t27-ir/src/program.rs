@@ -140,7 +140,9 @@ pub struct Test {
     /// its blocks (a replay spec's million asserts); `t27_check::BlockLowerer` lowers a block
     /// again when it runs.
     pub body: Body,
-    /// What the block's body refers to, each once, in source order.
+    /// What the block's body refers to, each once, in source order. This and the two counts
+    /// below are filled by `t27_check::check`; after `t27_check::check_declarations` they are
+    /// empty, and each lowered block carries its own.
     pub reaches: Vec<ItemRef>,
     /// Asserts decided at compile time (only literals and constants).
     pub folded_asserts: u32,
