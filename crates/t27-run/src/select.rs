@@ -7,17 +7,10 @@ use t27_ir::{ItemRef, ModuleId, TestId};
 pub struct Selected {
     pub module: ModuleId,
     /// Each block, with why it cannot run when something it reaches has an error (see
-    /// `t27_check::Isolation`): such a block is reported as not run.
+    /// `t27_check::Isolation`). Known only when the program was checked with its blocks
+    /// (`t27_check::check`, as `t27 test --list` does); otherwise `None` here, and the runner
+    /// finds each block's blocker as it lowers it.
     pub blocks: Vec<(TestId, Option<Blocker>)>,
-}
-
-impl Selected {
-    pub fn runnable(&self) -> impl Iterator<Item = TestId> + '_ {
-        self.blocks
-            .iter()
-            .filter(|(_, blocker)| blocker.is_none())
-            .map(|(t, _)| *t)
-    }
 }
 
 /// The requested modules, in order, with the blocks whose `module::name` contains `filter`
@@ -45,7 +38,14 @@ pub fn select(checked: &Checked, filter: Option<&str>, exact: bool) -> Vec<Selec
                         Some(f) => full.contains(f),
                     }
                 })
-                .map(|t| (t, isolation.blocker(t)))
+                .map(|t| {
+                    let blocker = if checked.blocks_checked {
+                        isolation.blocker(t)
+                    } else {
+                        None
+                    };
+                    (t, blocker)
+                })
                 .collect();
             Selected {
                 module: ModuleId(i as u32),
