@@ -109,10 +109,15 @@ pub(crate) fn parse_fast_by<'s>(
         .collect::<Vec<_>>()
         .then_ignore(end())
         .parse(tokens.map(eoi, |(t, s)| (t, s)));
-    if fast.has_errors() {
+    clean(fast)
+}
+
+/// A fast pass's output, when it has nothing to report.
+fn clean<T>(parsed: chumsky::ParseResult<T, EmptyErr>) -> Option<T> {
+    if parsed.has_errors() {
         None
     } else {
-        fast.into_output()
+        parsed.into_output()
     }
 }
 
@@ -123,11 +128,7 @@ pub(crate) fn parse_block_fast(src_end: usize, tokens: &[(Token<'_>, SimpleSpan)
     let fast = stmt::block::<_, EmptyErr>(expr::expr(true))
         .then_ignore(end())
         .parse(tokens.map(eoi, |(t, s)| (t, s)));
-    if fast.has_errors() {
-        None
-    } else {
-        fast.into_output()
-    }
+    clean(fast)
 }
 
 /// Parses the tokens of one `{ ... }` block with rich errors, as [`parse_rich`] reads a block:
