@@ -153,15 +153,24 @@ fn every_engine_ends_every_block_the_same_way(path: &Path) -> Result<(), Failed>
     };
     // As `t27 test` runs it: the blocks checked as they run, not with the rest, here lowered
     // on two threads ahead of the engine (a large request's way).
-    let as_run = t27_check::check_declarations(&[path.to_path_buf()], None, &mut MemLoader::default());
-    let (streamed, summary) =
-        run_blocks_lowered_on(&as_run, Engine::DEFAULT, Duration::from_millis(300), Some(2));
+    let as_run =
+        t27_check::check_declarations(&[path.to_path_buf()], None, &mut MemLoader::default());
+    let (streamed, summary) = run_blocks_lowered_on(
+        &as_run,
+        Engine::DEFAULT,
+        Duration::from_millis(300),
+        Some(2),
+    );
     assert_eq!(
         listing(&checked, &eval),
         listing(&as_run, &streamed),
         "checked as they run"
     );
-    assert_eq!(counts(&eval_summary), counts(&summary), "checked as they run");
+    assert_eq!(
+        counts(&eval_summary),
+        counts(&summary),
+        "checked as they run"
+    );
     for engine in ENGINES {
         let (other, summary) = run(&checked, engine);
         if let Some(e) = summary.engine_error {

@@ -59,11 +59,8 @@ fn outcomes(checked: &Checked, reports: &[BlockReport]) -> String {
 #[test]
 fn blocks_checked_as_they_run_end_as_when_checked_first() {
     let first = checked();
-    let as_run = t27_check::check_declarations(
-        &t27_files(Path::new(TREE)),
-        None,
-        &mut MemLoader::default(),
-    );
+    let as_run =
+        t27_check::check_declarations(&t27_files(Path::new(TREE)), None, &mut MemLoader::default());
     for engine in [Engine::Eval, Engine::Jit, Engine::DEFAULT] {
         let a = run(&first, engine);
         let b = run_blocks_lowered_on(&as_run, engine, Duration::from_secs(10), Some(2)).0;
@@ -75,7 +72,15 @@ fn blocks_checked_as_they_run_end_as_when_checked_first() {
                 .iter()
                 .chain(reports.iter().flat_map(|r| &r.errors))
                 .filter(|d| d.is_error())
-                .map(|d| format!("{} {} {:?} {}", c.sources.name(d.file), d.code, d.primary.span, d.message))
+                .map(|d| {
+                    format!(
+                        "{} {} {:?} {}",
+                        c.sources.name(d.file),
+                        d.code,
+                        d.primary.span,
+                        d.message
+                    )
+                })
                 .collect();
             all.sort();
             all

@@ -71,7 +71,11 @@ pub fn load_and_check_declarations(
 
 type Check = fn(&[PathBuf], Option<&Path>, &mut dyn t27_check::Loader) -> t27_check::Checked;
 
-fn load_and(paths: &[PathBuf], root: Option<&Path>, check: Check) -> Result<t27_check::Checked, ()> {
+fn load_and(
+    paths: &[PathBuf],
+    root: Option<&Path>,
+    check: Check,
+) -> Result<t27_check::Checked, ()> {
     let paths = if paths.is_empty() {
         vec![PathBuf::from("specs")]
     } else {

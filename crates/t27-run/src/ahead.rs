@@ -85,7 +85,8 @@ impl Ahead {
                 .stack_size(t27_check::THREAD_STACK)
                 .spawn_scoped(scope, move || {
                     for run in mine {
-                        let batch: Vec<_> = run.into_iter().map(|t| (t, lowerer.lower(t))).collect();
+                        let batch: Vec<_> =
+                            run.into_iter().map(|t| (t, lowerer.lower(t))).collect();
                         // The engine stopped taking them: it is done.
                         if send.send(batch.into_iter()).is_err() {
                             break;

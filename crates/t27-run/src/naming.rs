@@ -29,7 +29,6 @@ pub fn value_names(p: &Program, body: &Body, outcome: &Outcome) -> ValueNames {
     }
 }
 
-
 /// The constant a reported value stands for, when one can be told: the constant the side
 /// names itself, or, for a call, the constant among those the function returns that has the
 /// value (`next_state(...)` returning 3 is `S_ENDED`).

@@ -132,7 +132,9 @@ pub fn run(
         let worker = std::thread::Builder::new()
             .name("t27-engine".into())
             .stack_size(ENGINE_STACK)
-            .spawn_scoped(scope, || run_blocks(checked, opts, &selected, ahead, on_block));
+            .spawn_scoped(scope, || {
+                run_blocks(checked, opts, &selected, ahead, on_block)
+            });
         if let Ok(handle) = worker {
             summary = handle.join().unwrap_or_default();
         }
@@ -187,7 +189,12 @@ fn run_blocks(
             let (result, duration, engine, names) = match blocker {
                 Some(b) => {
                     let why = NotRun::Blocked(Box::new(b));
-                    (Result::NotRun(why), Duration::ZERO, None, ValueNames::default())
+                    (
+                        Result::NotRun(why),
+                        Duration::ZERO,
+                        None,
+                        ValueNames::default(),
+                    )
                 }
                 None => {
                     let started = Instant::now();

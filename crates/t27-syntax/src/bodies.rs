@@ -17,7 +17,9 @@ pub(crate) fn leave_out_test_bodies(items: &mut [Item], diagnostics: &[Diagnosti
         if let ItemKind::Test(t) = &mut item.kind {
             let span = t.body.span;
             let broken = diagnostics.iter().any(|d| {
-                d.is_error() && span.start <= d.primary.span.start && d.primary.span.start < span.end
+                d.is_error()
+                    && span.start <= d.primary.span.start
+                    && d.primary.span.start < span.end
             });
             if !broken {
                 t.body.stmts = Vec::new();
@@ -90,7 +92,8 @@ mod tests {
             .filter(|(t, _)| *t == crate::token::Token::Error)
             .map(|(_, s)| s.end as u32)
             .collect();
-        errors.retain(|d| !(d.code.as_str() == "E0101" && bad_ends.contains(&d.primary.span.start)));
+        errors
+            .retain(|d| !(d.code.as_str() == "E0101" && bad_ends.contains(&d.primary.span.start)));
         let items = tops
             .into_iter()
             .filter_map(|top| match top {
@@ -143,7 +146,13 @@ mod tests {
         expected.sort_by_key(key);
         expected.dedup();
         if !items.is_empty() {
-            assert_eq!(errors, expected, "{}\nthe front end's: {:#?}", what(), parsed.diagnostics);
+            assert_eq!(
+                errors,
+                expected,
+                "{}\nthe front end's: {:#?}",
+                what(),
+                parsed.diagnostics
+            );
         }
         left_out
     }
@@ -179,7 +188,9 @@ mod tests {
                     };
                     let mutant = format!("{}{text}{}", &src[..at.start], &src[at.end..]);
                     mutants += 1;
-                    reads_as_whole(&mutant, &|| format!("{}: token {i} -> {text:?}", path.display()));
+                    reads_as_whole(&mutant, &|| {
+                        format!("{}: token {i} -> {text:?}", path.display())
+                    });
                 }
             }
         }

@@ -136,7 +136,8 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize, parallel: bool)
             None => {
                 // A piece with something to report: the rest of the file is parsed again as
                 // one piece, with rich errors, exactly as if it had never been cut.
-                let mut rest = lexer::Lexer::from(file, src, starts[i], (src.len() - starts[i]) / 2 + 1);
+                let mut rest =
+                    lexer::Lexer::from(file, src, starts[i], (src.len() - starts[i]) / 2 + 1);
                 while rest.step() {}
                 parser::skip::take_bodies_whole(&mut rest.out.tokens);
                 let (more, errors) = parser::parse_tokens(file, src.len(), &rest.out.tokens);

@@ -321,16 +321,15 @@ where
     T: Parser<'t, I, TypeExpr, extra::Err<E>>,
 {
     let mut out = Vec::new();
-    separated(inp, true, |inp| climb(inp, ty, i32::MIN).map(|e| out.push(*e)));
+    separated(inp, true, |inp| {
+        climb(inp, ty, i32::MIN).map(|e| out.push(*e))
+    });
     eat(inp, close)?;
     Some(out)
 }
 
 /// `name: expr` fields (a trailing comma allowed) up to the closing `}`, which is taken.
-fn fields<'t, 's: 't, I, E, T>(
-    inp: &mut Inp<'t, '_, I, E>,
-    ty: &T,
-) -> Option<Vec<(Ident, Expr)>>
+fn fields<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T) -> Option<Vec<(Ident, Expr)>>
 where
     I: TokenInput<'t, 's>,
     E: SyntaxErr<'t, 's, I>,

@@ -123,7 +123,10 @@ fn clean<T>(parsed: chumsky::ParseResult<T, EmptyErr>) -> Option<T> {
 
 /// Parses the tokens of one `{ ... }` block, expressions by hand; `None` when they have
 /// anything to report.
-pub(crate) fn parse_block_fast(src_end: usize, tokens: &[(Token<'_>, SimpleSpan)]) -> Option<Block> {
+pub(crate) fn parse_block_fast(
+    src_end: usize,
+    tokens: &[(Token<'_>, SimpleSpan)],
+) -> Option<Block> {
     let eoi = SimpleSpan::from(src_end..src_end);
     let fast = stmt::block::<_, EmptyErr>(expr::expr(true))
         .then_ignore(end())
