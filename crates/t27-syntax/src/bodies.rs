@@ -78,7 +78,7 @@ fn body_tokens(
 mod tests {
     use super::*;
     use crate::ast::{Item, TestDecl};
-    use crate::{decode, parse_in_pieces, test_files};
+    use crate::{parse_in_pieces, test_files};
 
     /// What the whole file parsed with rich errors and every body read gives: the items, and
     /// the syntax errors.
@@ -161,9 +161,7 @@ mod tests {
     #[test]
     fn a_body_left_out_reads_again_as_it_was() {
         let mut bodies = 0;
-        for path in test_files::specs() {
-            let bytes = std::fs::read(&path).expect("fixture read");
-            let (src, _) = decode(FileId(0), &bytes);
+        for (path, src) in test_files::specs() {
             bodies += reads_as_whole(&src, &|| path.display().to_string());
         }
         assert!(bodies > 100, "bodies read again: {bodies}");
@@ -175,9 +173,7 @@ mod tests {
     fn mutated_bodies_read_again_as_they_were() {
         const TEXTS: [&str; 8] = ["", "{", "}", "(", ")", ";", "pub ", "1 +"];
         let mut mutants = 0;
-        for path in test_files::specs() {
-            let bytes = std::fs::read(&path).expect("fixture read");
-            let (src, _) = decode(FileId(0), &bytes);
+        for (path, src) in test_files::specs() {
             let tokens = lexer::lex(FileId(0), &src).tokens;
             let step = (tokens.len() / 150).max(1);
             for (i, (_, at)) in tokens.iter().enumerate().step_by(step) {

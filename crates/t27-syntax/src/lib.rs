@@ -469,12 +469,10 @@ mod pieces {
     /// one thread and on two.
     #[test]
     fn a_file_parses_the_same_in_pieces_of_any_size() {
-        for path in &test_files::specs() {
-            let bytes = std::fs::read(path).expect("fixture read");
-            let (src, _) = decode(FileId(0), &bytes);
-            let whole = parse_in_pieces(FileId(0), &src, usize::MAX, false);
+        for (path, src) in &test_files::specs() {
+            let whole = parse_in_pieces(FileId(0), src, usize::MAX, false);
             for (size, parallel) in [(1, false), (7, false), (1, true), (7, true)] {
-                let cut = parse_in_pieces(FileId(0), &src, size, parallel);
+                let cut = parse_in_pieces(FileId(0), src, size, parallel);
                 let name = path.display();
                 assert_eq!(cut.file, whole.file, "{name}, pieces of {size}");
                 assert_eq!(

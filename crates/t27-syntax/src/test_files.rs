@@ -16,8 +16,9 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Every `.t27` file under `tests/fixtures` and `specs`, sorted.
-pub(crate) fn specs() -> Vec<PathBuf> {
+/// Every `.t27` file under `tests/fixtures` and `specs`, sorted, with its text as `decode`
+/// gives it.
+pub(crate) fn specs() -> Vec<(PathBuf, String)> {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut files = Vec::new();
     collect(&repo.join("tests/fixtures"), &mut files);
@@ -25,4 +26,11 @@ pub(crate) fn specs() -> Vec<PathBuf> {
     files.sort();
     assert!(files.len() > 50, "fixtures found: {}", files.len());
     files
+        .into_iter()
+        .map(|path| {
+            let bytes = std::fs::read(&path).expect("fixture read");
+            let (src, _) = crate::decode(t27_diag::FileId(0), &bytes);
+            (path, src)
+        })
+        .collect()
 }

@@ -5,15 +5,15 @@
 
 use super::parse_fast_by;
 use crate::token::Token;
-use crate::{decode, lexer, test_files};
+use crate::{lexer, test_files};
 use chumsky::span::SimpleSpan;
 use t27_diag::FileId;
 
 type Tokens<'s> = Vec<(Token<'s>, SimpleSpan)>;
 
 fn agree(src_end: usize, tokens: &[(Token<'_>, SimpleSpan)], what: &dyn Fn() -> String) {
-    let by_hand = parse_fast_by(src_end, tokens, true, false);
-    let by_chumsky = parse_fast_by(src_end, tokens, false, false);
+    let by_hand = parse_fast_by(src_end, tokens, true);
+    let by_chumsky = parse_fast_by(src_end, tokens, false);
     assert!(by_hand == by_chumsky, "{}", what());
 }
 
@@ -41,14 +41,12 @@ const REPLACEMENTS: [Token<'static>; 18] = [
 
 #[test]
 fn fixtures_parse_the_same_by_hand_and_by_chumsky() {
-    for path in test_files::specs() {
-        let bytes = std::fs::read(&path).expect("fixture read");
-        let (src, _) = decode(FileId(0), &bytes);
+    for (path, src) in test_files::specs() {
         let tokens: Tokens<'_> = lexer::lex(FileId(0), &src).tokens;
         let name = path.display().to_string();
         agree(src.len(), &tokens, &|| name.clone());
         assert!(
-            parse_fast_by(src.len(), &tokens, true, false).is_some()
+            parse_fast_by(src.len(), &tokens, true).is_some()
                 || name.contains("/errors/")
                 || name.contains("/isolation/")
                 || name.contains("/hostile/"),
@@ -60,9 +58,7 @@ fn fixtures_parse_the_same_by_hand_and_by_chumsky() {
 #[test]
 fn mutated_fixtures_parse_the_same_by_hand_and_by_chumsky() {
     let mut mutants = 0;
-    for path in test_files::specs() {
-        let bytes = std::fs::read(&path).expect("fixture read");
-        let (src, _) = decode(FileId(0), &bytes);
+    for (path, src) in test_files::specs() {
         let tokens: Tokens<'_> = lexer::lex(FileId(0), &src).tokens;
         // Every position in a small file; every few in a large one.
         let step = (tokens.len() / 400).max(1);

@@ -35,12 +35,9 @@ fn skip_declaration<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
     any().ignored().then(group.or(plain).repeated()).ignored()
 }
 
-/// One declaration; `by_hand`: expressions are read by `climb.rs` (the fast pass);
-/// `leave_out_bodies`: on the fast pass, the statements of a test or invariant body that was
-/// not taken whole (`skip.rs`) are dropped once read.
+/// One declaration; `by_hand`: expressions are read by `climb.rs` (the fast pass).
 pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
     by_hand: bool,
-    leave_out_bodies: bool,
 ) -> impl Parser<'t, I, TopLevel, extra::Err<E>> + Clone {
     let expr = expr(by_hand);
     let body = block(expr.clone());
@@ -170,14 +167,7 @@ pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, 
         .or(just(Token::Invariant).to(TestKind::Invariant))
         .then(ident())
         .then(test_body)
-        .map(move |((kind, name), mut body)| {
-            // A body the fast pass read has no error: its statements are read again when
-            // lowered (`bodies.rs`). The rich pass keeps them; they may hold errors.
-            if leave_out_bodies && by_hand {
-                body.stmts = Vec::new();
-            }
-            ItemKind::Test(TestDecl { kind, name, body })
-        });
+        .map(|((kind, name), body)| ItemKind::Test(TestDecl { kind, name, body }));
     let structure = is_pub
         .then_ignore(just(Token::Struct))
         .then(ident())

@@ -92,19 +92,17 @@ pub(crate) fn parse_fast<'s>(
     src_end: usize,
     tokens: &[(Token<'s>, SimpleSpan)],
 ) -> Option<Vec<TopLevel>> {
-    parse_fast_by(src_end, tokens, true, true)
+    parse_fast_by(src_end, tokens, true)
 }
 
-/// [`parse_fast`], with expressions read by hand or by chumsky, and test bodies left out or
-/// kept (the tests compare the two parsers on whole trees).
+/// [`parse_fast`], with expressions read by hand or by chumsky (the tests compare the two).
 pub(crate) fn parse_fast_by<'s>(
     src_end: usize,
     tokens: &[(Token<'s>, SimpleSpan)],
     by_hand: bool,
-    leave_out_bodies: bool,
 ) -> Option<Vec<TopLevel>> {
     let eoi = SimpleSpan::from(src_end..src_end);
-    let fast = item::top_level::<_, EmptyErr>(by_hand, leave_out_bodies)
+    let fast = item::top_level::<_, EmptyErr>(by_hand)
         .repeated()
         .collect::<Vec<_>>()
         .then_ignore(end())
@@ -175,7 +173,7 @@ pub(crate) fn parse_rich<'s>(
     tokens: &[(Token<'s>, SimpleSpan)],
 ) -> (Vec<TopLevel>, Vec<Diagnostic>) {
     let eoi = SimpleSpan::from(src_end..src_end);
-    let rich = item::top_level::<_, Rich<'_, Token<'s>>>(false, false)
+    let rich = item::top_level::<_, Rich<'_, Token<'s>>>(false)
         .repeated()
         .collect::<Vec<_>>()
         .then_ignore(end());
