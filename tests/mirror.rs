@@ -86,11 +86,12 @@ fn write_tree(dir: &Path, files: &BTreeMap<PathBuf, String>) {
     }
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("t27-mirror-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp folder");
-    dir
+/// A fresh folder of the test's own, removed when it goes out of scope.
+fn temp(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("t27-mirror-{name}-"))
+        .tempdir()
+        .expect("temp folder")
 }
 
 fn run(cmd: &mut Command) -> String {
@@ -193,7 +194,8 @@ fn parse_lines(text: &str) -> BTreeMap<String, serde_json::Value> {
 fn typescript_mirrors_type_check_and_round_trip() {
     for req in requests() {
         let what = req.what;
-        let dir = temp(&format!("ts-{what}"));
+        let folder = temp(&format!("ts-{what}"));
+        let dir = folder.path();
         let files = generate(&req, true);
         write_tree(&dir.join("src"), &files);
         let sources: Vec<PathBuf> = files.keys().map(|r| dir.join("src").join(r)).collect();
@@ -298,7 +300,8 @@ fn rust_printer(checked: &Checked, ty: &Ty, expr: &str) -> String {
 fn rust_mirrors_compile_and_round_trip() {
     for req in requests() {
         let (what, checked) = (req.what, &req.checked);
-        let dir = temp(&format!("rs-{what}"));
+        let folder = temp(&format!("rs-{what}"));
+        let dir = folder.path();
         // The tree as `t27 gen rust` writes it, mod.rs files included.
         write_tree(&dir.join("gen"), &generate(&req, false));
         run(Command::new("rustc")

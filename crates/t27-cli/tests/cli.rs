@@ -79,7 +79,8 @@ fn usage_and_io_errors_exit_2() {
     );
     assert_eq!(t27(&["check", "--format", "xml"]).status.code(), Some(2));
     assert_eq!(t27(&["frobnicate"]).status.code(), Some(2));
-    let empty = tempdir().join("empty");
+    let temp = tempdir();
+    let empty = temp.path().join("empty");
     std::fs::create_dir_all(&empty).expect("empty temp folder");
     let o = t27(&["check", empty.to_str().expect("utf-8 temp path")]);
     assert_eq!(o.status.code(), Some(2));
@@ -164,10 +165,12 @@ fn explain_prints_the_example_and_the_fix() {
     assert_eq!(listed, t27_diag::CODES.len());
 }
 
-fn tempdir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("t27-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A fresh folder of the test's own, removed when it goes out of scope.
+fn tempdir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("t27-cli-test-")
+        .tempdir()
+        .expect("temp dir")
 }
 
 #[test]
@@ -204,7 +207,8 @@ fn test_exit_codes() {
 #[test]
 fn a_closed_stdout_ends_the_output_without_a_panic() {
     // `t27 test ... | head -1`: the reader goes away after the first line.
-    let dir = tempdir().join("closed-stdout");
+    let temp = tempdir();
+    let dir = temp.path().join("closed-stdout");
     std::fs::create_dir_all(&dir).expect("dir");
     let mut spec = String::from("module ManyBlocks;\n");
     for i in 0..5000 {
@@ -246,7 +250,8 @@ fn test_filter_exact_and_list() {
 
 #[test]
 fn test_json_and_junit_outputs() {
-    let junit = tempdir().join("junit.xml");
+    let temp = tempdir();
+    let junit = temp.path().join("junit.xml");
     let o = t27(&[
         "test",
         "--format",
@@ -328,8 +333,8 @@ fn test_perf_map_names_the_compiled_code() {
 
 #[test]
 fn gen_check_finds_stale_missing_and_edited_files_and_writes_nothing() {
-    let dir = tempdir().join("gen-check");
-    let _ = std::fs::remove_dir_all(&dir);
+    let temp = tempdir();
+    let dir = temp.path().join("gen-check");
     let specs = dir.join("specs/queen");
     std::fs::create_dir_all(&specs).expect("temp specs");
     let spec = specs.join("review_first.t27");
@@ -425,8 +430,8 @@ fn consts_lists_every_constant_as_json() {
 fn gen_and_consts_mirror_the_sound_modules_of_a_broken_tree() {
     let tree = "tests/fixtures/isolation/specs";
     for (target, ext) in [("ts", "ts"), ("rust", "rs")] {
-        let out = tempdir().join(format!("gen-isolation-{target}"));
-        let _ = std::fs::remove_dir_all(&out);
+        let temp = tempdir();
+        let out = temp.path().join(format!("gen-isolation-{target}"));
         std::fs::create_dir_all(out.join("queen")).expect("out dir");
         let kept = out.join(format!("queen/keyed.{ext}"));
         std::fs::write(&kept, "// written by an earlier, sound run\n").expect("old file");

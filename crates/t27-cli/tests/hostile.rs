@@ -10,11 +10,12 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("t27-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp folder");
-    d
+/// A fresh folder of the test's own, removed when it goes out of scope.
+fn dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("t27-hostile-{name}-"))
+        .tempdir()
+        .expect("temp folder")
 }
 
 /// Runs `t27`. How fast is the benchmarks' business; a command still running after
@@ -60,7 +61,8 @@ fn survive(path: &Path) -> Vec<serde_json::Value> {
         !stderr.contains("panicked") && !stderr.contains("overflow"),
         "test {p}: {stderr}"
     );
-    let out = std::env::temp_dir().join(format!("t27-hostile-gen-{}", std::process::id()));
+    let temp = dir("gen");
+    let out = temp.path();
     for args in [
         vec!["gen", "ts", p, "--out"],
         vec!["gen", "rust", p, "--out"],
@@ -124,7 +126,8 @@ fn located(diags: &[serde_json::Value]) -> Vec<String> {
 
 #[test]
 fn crlf_and_byte_order_marks_read_like_lf_files() {
-    let d = dir("crlf");
+    let folder = dir("crlf");
+    let d = folder.path();
     for fixture in [
         "specs/queen/dispatch.t27",
         "tests/fixtures/errors/E0101-missing-semicolon.t27",
@@ -160,7 +163,8 @@ fn hostile_fixtures_get_located_diagnostics() {
 
 #[test]
 fn broken_bytes_get_located_diagnostics() {
-    let d = dir("bytes");
+    let folder = dir("bytes");
+    let d = folder.path();
     broken(&write(
         &d,
         "invalid_utf8.t27",
@@ -187,7 +191,8 @@ fn broken_bytes_get_located_diagnostics() {
 
 #[test]
 fn resource_abuse_becomes_diagnostics() {
-    let d = dir("abuse");
+    let folder = dir("abuse");
+    let d = folder.path();
     let parens = format!(
         "module M;\npub const X : u32 = {}1{};\n",
         "(".repeat(100_000),
@@ -249,7 +254,8 @@ fn resource_abuse_becomes_diagnostics() {
 
 #[test]
 fn file_system_trouble_is_a_usage_error() {
-    let d = dir("fs");
+    let folder = dir("fs");
+    let d = folder.path();
     let o = t27(&["check", d.to_str().expect("utf-8")]);
     assert_eq!(o.status.code(), Some(2), "a folder with no specs");
     // A spec that cannot be read (a folder where a file is expected; permissions do not stop
