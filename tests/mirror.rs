@@ -314,7 +314,7 @@ fn rust_mirrors_compile_and_round_trip() {
                 "warnings",
                 "--out-dir",
             ])
-            .arg(&dir)
+            .arg(dir)
             .arg(dir.join("gen/mod.rs")));
         let p = &checked.program;
         let mut main = format!(

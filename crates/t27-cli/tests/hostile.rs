@@ -134,11 +134,11 @@ fn crlf_and_byte_order_marks_read_like_lf_files() {
         "tests/fixtures/errors/E2003-mixed-integers.t27",
     ] {
         let text = std::fs::read_to_string(repo().join(fixture)).expect("fixture");
-        let lf = write(&d, "lf.t27", text.as_bytes());
-        let crlf = write(&d, "crlf.t27", text.replace('\n', "\r\n").as_bytes());
+        let lf = write(d, "lf.t27", text.as_bytes());
+        let crlf = write(d, "crlf.t27", text.replace('\n', "\r\n").as_bytes());
         let mut bom_bytes = "\u{feff}".as_bytes().to_vec();
         bom_bytes.extend(text.as_bytes());
-        let bom = write(&d, "bom.t27", &bom_bytes);
+        let bom = write(d, "bom.t27", &bom_bytes);
         let expected = located(&survive(&lf));
         assert_eq!(located(&survive(&crlf)), expected, "{fixture} with CRLF");
         // A byte-order mark moves no line and no column after line 1, where these are.
@@ -166,24 +166,24 @@ fn broken_bytes_get_located_diagnostics() {
     let folder = dir("bytes");
     let d = folder.path();
     broken(&write(
-        &d,
+        d,
         "invalid_utf8.t27",
         b"module M;\npub const S : str = \"caf\xe9\";\n",
     ));
     broken(&write(
-        &d,
+        d,
         "nul.t27",
         b"module M;\npub const A : u32 = 1;\0\npub const B : u32 = 2;\n",
     ));
-    broken(&write(&d, "empty.t27", b""));
+    broken(&write(d, "empty.t27", b""));
     broken(&write(
-        &d,
+        d,
         "only_comments.t27",
         b"// nothing here\n; and nothing here\n/// nor here\n",
     ));
-    broken(&write(&d, "binary.t27", &(0..=255u8).collect::<Vec<u8>>()));
+    broken(&write(d, "binary.t27", &(0..=255u8).collect::<Vec<u8>>()));
     survive(&write(
-        &d,
+        d,
         "tabs.t27",
         b"module M;\n\tpub const A : u32 = 1;\n\ttest t {\n\t\tassert A == 1;\n\t}\n",
     ));
@@ -198,27 +198,27 @@ fn resource_abuse_becomes_diagnostics() {
         "(".repeat(100_000),
         ")".repeat(100_000)
     );
-    broken(&write(&d, "parens.t27", parens.as_bytes()));
+    broken(&write(d, "parens.t27", parens.as_bytes()));
     let chain = format!(
         "module M;\npub const X : u32 = {};\n",
         vec!["1"; 100_000].join(" + ")
     );
-    broken(&write(&d, "chain.t27", chain.as_bytes()));
+    broken(&write(d, "chain.t27", chain.as_bytes()));
     let negations = format!("module M;\npub const X : i32 = {}1;\n", "-".repeat(100_000));
-    broken(&write(&d, "negations.t27", negations.as_bytes()));
+    broken(&write(d, "negations.t27", negations.as_bytes()));
     let blocks = format!(
         "module M;\ntest t {{\n{}{}\n}}\n",
         "if (true) {".repeat(50_000),
         "}".repeat(50_000)
     );
-    broken(&write(&d, "blocks.t27", blocks.as_bytes()));
+    broken(&write(d, "blocks.t27", blocks.as_bytes()));
     let else_ifs = format!(
         "module M;\npub fn f(x: u32) -> u32 {{\nif (x == 0) {{ return 0; }}{}\nreturn 2;\n}}\n",
         " else if (x == 1) { return 1; }".repeat(100_000)
     );
-    broken(&write(&d, "else_ifs.t27", else_ifs.as_bytes()));
+    broken(&write(d, "else_ifs.t27", else_ifs.as_bytes()));
     broken(&write(
-        &d,
+        d,
         "huge_array.t27",
         b"module M;\ntest t {\nvar a : [4294967295]u64 = undefined;\nassert a[0] == 0;\n}\n",
     ));
@@ -226,15 +226,15 @@ fn resource_abuse_becomes_diagnostics() {
         "module M;\npub const S : str = \"{}\";\ntest t {{ assert S.len() == 1000000; }}\n",
         "x".repeat(1_000_000)
     );
-    survive(&write(&d, "long_line.t27", long_line.as_bytes()));
+    survive(&write(d, "long_line.t27", long_line.as_bytes()));
     let mut many = String::from("module M;\n");
     for i in 0..50_000 {
         many.push_str(&format!("pub const C{i} : u32 = {i};\n"));
     }
-    survive(&write(&d, "large_file.t27", many.as_bytes()));
+    survive(&write(d, "large_file.t27", many.as_bytes()));
     // Recursion and loops that never end are run-time matters: traps and timeouts.
     let runaway = b"module M;\npub fn r(n: u64) -> u64 { return r(n + 1); }\npub fn spin() -> u32 { var i : u32 = 0; while (true) { i = i ^ 1; } return i; }\ntest deep { assert r(0) == 0; }\ntest forever { assert spin() == 0; }\n";
-    let p = write(&d, "runaway.t27", runaway);
+    let p = write(d, "runaway.t27", runaway);
     survive(&p);
     let o = t27(&[
         "test",
@@ -261,7 +261,7 @@ fn file_system_trouble_is_a_usage_error() {
     // A spec that cannot be read (a folder where a file is expected; permissions do not stop
     // root, which CI runs as).
     std::fs::create_dir_all(d.join("unreadable.t27")).expect("folder");
-    let spec = write(&d, "m.t27", b"module M;\npub const A : u32 = 1;\n");
+    let spec = write(d, "m.t27", b"module M;\npub const A : u32 = 1;\n");
     for cmd in ["check", "test", "consts"] {
         let o = t27(&[cmd, d.join("unreadable.t27").to_str().expect("utf-8")]);
         assert!(
@@ -272,7 +272,7 @@ fn file_system_trouble_is_a_usage_error() {
         );
     }
     // An output folder that cannot be written: its parent is a file.
-    let blocker = write(&d, "blocker", b"not a folder");
+    let blocker = write(d, "blocker", b"not a folder");
     let o = t27(&[
         "gen",
         "ts",
