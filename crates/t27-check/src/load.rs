@@ -115,9 +115,9 @@ pub(crate) fn load_all(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn 
         tokens: 0,
     };
     let mut by_path: HashMap<PathBuf, usize> = HashMap::new();
-    // The requested files are read in order, then decoded and parsed on every core: they
+    // The requested files are read and decoded in order, then parsed on every core: they
     // are most of the work, and each file's parse depends on nothing else.
-    let mut read: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut read: Vec<(PathBuf, Decoded)> = Vec::new();
     let mut seen: HashMap<PathBuf, usize> = HashMap::new();
     for f in files {
         let key = normalize(f);
@@ -127,16 +127,20 @@ pub(crate) fn load_all(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn 
         match loader.read(f) {
             Ok(bytes) => {
                 seen.insert(key, read.len());
-                read.push((f.clone(), bytes));
+                let file_id = FileId(read.len() as u32);
+                read.push((f.clone(), Decoded::new(file_id, bytes)));
             }
             Err(e) => loaded.io_errors.push((f.clone(), e)),
         }
     }
-    let parsed = parse_in_parallel(&read);
-    for ((f, bytes), parsed) in read.iter().zip(parsed) {
-        let r = spec_root(f, root);
-        let m = add_parsed(&mut loaded, f.clone(), r, bytes.len(), parsed, true);
-        by_path.insert(normalize(f), m);
+    let texts: Vec<&str> = read.iter().map(|(_, d)| d.text.as_str()).collect();
+    let parsed = parse_in_parallel(&texts);
+    drop(texts);
+    for ((f, decoded), parsed) in read.into_iter().zip(parsed) {
+        let r = spec_root(&f, root);
+        let key = normalize(&f);
+        let m = add_parsed(&mut loaded, f, r, decoded, parsed, true);
+        by_path.insert(key, m);
     }
     // Resolve `use` paths breadth first; newly loaded modules are appended and visited too.
     let mut next = 0;
@@ -168,34 +172,37 @@ pub(crate) fn load_all(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn 
     loaded
 }
 
-/// What decoding and parsing one file gives: its text, the decoding errors, the parse.
-type ParsedFile = (String, Vec<Diagnostic>, t27_syntax::Parsed);
-
-fn decode_and_parse(file_id: FileId, bytes: &[u8]) -> ParsedFile {
-    let (text, decode_errors) = t27_syntax::decode(file_id, bytes);
-    let parsed = t27_syntax::parse(file_id, &text);
-    (text, decode_errors, parsed)
+/// A file's bytes decoded: its text and the decoding errors.
+struct Decoded {
+    size: usize,
+    text: String,
+    errors: Vec<Diagnostic>,
 }
 
-/// Decodes and parses `files` (which become file ids 0, 1, ... in order) on every core,
-/// largest first, each thread taking the next file when it is done with one.
-fn parse_in_parallel(files: &[(PathBuf, Vec<u8>)]) -> Vec<ParsedFile> {
+impl Decoded {
+    fn new(file_id: FileId, bytes: Vec<u8>) -> Decoded {
+        let size = bytes.len();
+        let (text, errors) = t27_syntax::decode(file_id, bytes);
+        Decoded { size, text, errors }
+    }
+}
+
+/// Parses `texts` (which are file ids 0, 1, ... in order) on every core, largest first,
+/// each thread taking the next file when it is done with one.
+fn parse_in_parallel(texts: &[&str]) -> Vec<t27_syntax::Parsed> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
-        .min(files.len());
-    let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
+        .min(texts.len());
+    let bytes: usize = texts.iter().map(|t| t.len()).sum();
+    let parse = |i: usize| t27_syntax::parse(FileId(i as u32), texts[i]);
     // A small request is parsed on this thread: starting threads would cost more.
     if threads <= 1 || bytes < 256 * 1024 {
-        return files
-            .iter()
-            .enumerate()
-            .map(|(i, (_, b))| decode_and_parse(FileId(i as u32), b))
-            .collect();
+        return (0..texts.len()).map(parse).collect();
     }
-    let mut order: Vec<usize> = (0..files.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(files[i].1.len()));
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(texts[i].len()));
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut results: Vec<Option<ParsedFile>> = (0..files.len()).map(|_| None).collect();
+    let mut results: Vec<Option<t27_syntax::Parsed>> = (0..texts.len()).map(|_| None).collect();
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .filter_map(|_| {
@@ -207,7 +214,7 @@ fn parse_in_parallel(files: &[(PathBuf, Vec<u8>)]) -> Vec<ParsedFile> {
                         loop {
                             let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                             let Some(&i) = order.get(k) else { break };
-                            done.push((i, decode_and_parse(FileId(i as u32), &files[i].1)));
+                            done.push((i, parse(i)));
                         }
                         done
                     })
@@ -229,7 +236,7 @@ fn parse_in_parallel(files: &[(PathBuf, Vec<u8>)]) -> Vec<ParsedFile> {
     results
         .into_iter()
         .enumerate()
-        .map(|(i, r)| r.unwrap_or_else(|| decode_and_parse(FileId(i as u32), &files[i].1)))
+        .map(|(i, r)| r.unwrap_or_else(|| parse(i)))
         .collect()
 }
 
@@ -237,12 +244,13 @@ fn add_module(
     loaded: &mut Loaded,
     path: PathBuf,
     root: PathBuf,
-    bytes: &[u8],
+    bytes: Vec<u8>,
     requested: bool,
 ) -> usize {
     let file_id = FileId(loaded.sources.len() as u32);
-    let parsed = decode_and_parse(file_id, bytes);
-    add_parsed(loaded, path, root, bytes.len(), parsed, requested)
+    let decoded = Decoded::new(file_id, bytes);
+    let parsed = t27_syntax::parse(file_id, &decoded.text);
+    add_parsed(loaded, path, root, decoded, parsed, requested)
 }
 
 /// Adds a parsed file as the next module (its file id is the next one).
@@ -250,14 +258,14 @@ fn add_parsed(
     loaded: &mut Loaded,
     path: PathBuf,
     root: PathBuf,
-    size: usize,
-    (text, decode_errors, parsed): ParsedFile,
+    decoded: Decoded,
+    parsed: t27_syntax::Parsed,
     requested: bool,
 ) -> usize {
     let file_id = FileId(loaded.sources.len() as u32);
-    loaded.bytes += size;
+    loaded.bytes += decoded.size;
     loaded.tokens += parsed.token_count;
-    loaded.diagnostics.extend(decode_errors);
+    loaded.diagnostics.extend(decoded.errors);
     loaded.diagnostics.extend(parsed.diagnostics);
     let module_path = normalize(&path)
         .strip_prefix(&root)
@@ -273,7 +281,7 @@ fn add_parsed(
                     .map_or(String::new(), |s| s.to_string_lossy().into_owned()),
             ]
         });
-    loaded.sources.add(path, text);
+    loaded.sources.add(path, decoded.text);
     loaded.modules.push(LoadedModule {
         file: file_id,
         root,
@@ -344,13 +352,7 @@ fn open(
         return Some(m);
     }
     let bytes = loader.read(path).ok()?;
-    let m = add_module(
-        loaded,
-        path.to_path_buf(),
-        root.to_path_buf(),
-        &bytes,
-        false,
-    );
+    let m = add_module(loaded, path.to_path_buf(), root.to_path_buf(), bytes, false);
     by_path.insert(key, m);
     Some(m)
 }
@@ -464,14 +466,17 @@ mod tests {
             })
             .collect();
         assert!(files.iter().map(|(_, b)| b.len()).sum::<usize>() > 256 * 1024);
-        let parallel = parse_in_parallel(&files);
-        assert_eq!(parallel.len(), files.len());
-        for (i, ((_, bytes), (text, decode_errors, parsed))) in
-            files.iter().zip(parallel).enumerate()
-        {
-            let (t, d, p) = decode_and_parse(FileId(i as u32), bytes);
-            assert_eq!(text, t);
-            assert_eq!(decode_errors, d);
+        let decoded: Vec<Decoded> = files
+            .into_iter()
+            .enumerate()
+            .map(|(i, (_, bytes))| Decoded::new(FileId(i as u32), bytes))
+            .collect();
+        assert_eq!(decoded.iter().filter(|d| !d.errors.is_empty()).count(), 8);
+        let texts: Vec<&str> = decoded.iter().map(|d| d.text.as_str()).collect();
+        let parallel = parse_in_parallel(&texts);
+        assert_eq!(parallel.len(), texts.len());
+        for (i, (text, parsed)) in texts.iter().zip(parallel).enumerate() {
+            let p = t27_syntax::parse(FileId(i as u32), text);
             assert_eq!(parsed.file, p.file);
             assert_eq!(parsed.diagnostics, p.diagnostics);
             assert_eq!(parsed.token_count, p.token_count);

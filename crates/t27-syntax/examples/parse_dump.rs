@@ -2,7 +2,7 @@
 fn main() {
     for path in std::env::args().skip(1) {
         let bytes = std::fs::read(&path).expect("readable file");
-        let (text, mut diags) = t27_syntax::decode(t27_diag::FileId(0), &bytes);
+        let (text, mut diags) = t27_syntax::decode(t27_diag::FileId(0), bytes);
         let parsed = t27_syntax::parse(t27_diag::FileId(0), &text);
         diags.extend(parsed.diagnostics);
         println!(

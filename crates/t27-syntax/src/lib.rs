@@ -66,21 +66,31 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize, parallel: bool)
             let end = cut.unwrap_or(tokens.len());
             scan.read(file, src, &tokens[..end]);
             if scan.verdict.is_none() && end > 0 {
-                let mut piece = Piece {
+                let piece = Piece {
                     index: parsed.len(),
                     end: if cut.is_some() {
                         tokens[end - 1].1.end
                     } else {
                         src.len()
                     },
-                    // The last piece (all of a small file) takes the lexer's vector itself.
+                    // The last piece (all of a small file) takes the lexer's vector itself;
+                    // another is copied out once its test bodies are taken whole (a replay
+                    // spec's pieces are then a few tokens, and the lexer's buffer is reused).
                     tokens: match cut {
-                        Some(_) => tokens.drain(..end).collect(),
-                        None => std::mem::take(tokens),
+                        Some(_) => {
+                            let kept = parser::skip::take_bodies_whole_in(&mut tokens[..end]);
+                            let piece = tokens[..kept].to_vec();
+                            tokens.drain(..end);
+                            piece
+                        }
+                        None => {
+                            let mut piece = std::mem::take(tokens);
+                            parser::skip::take_bodies_whole(&mut piece);
+                            piece
+                        }
                     },
                 };
                 starts.push(piece.tokens[0].1.start);
-                parser::skip::take_bodies_whole(&mut piece.tokens);
                 parsed.push(None);
                 // Every other piece goes to a second thread, started with the second piece.
                 if to_worker.is_some() && piece.index % 2 == 1 && worker.is_none() {
@@ -416,11 +426,14 @@ fn dialect_error(file: FileId, src: &str, at: Span, why: &str) -> Diagnostic {
 }
 
 /// Decodes file bytes as UTF-8. Invalid bytes are reported (E0006) with their offset and
-/// replaced by spaces one for one, so every later span still matches the file's bytes.
-pub fn decode(file: FileId, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => (s.to_string(), Vec::new()),
+/// replaced by spaces one for one, so every later span still matches the file's bytes. Valid
+/// bytes become the text as they are, without a copy (a replay spec is tens of megabytes).
+pub fn decode(file: FileId, bytes: Vec<u8>) -> (String, Vec<Diagnostic>) {
+    match String::from_utf8(bytes) {
+        Ok(text) => (text, Vec::new()),
         Err(first) => {
+            let bytes = first.as_bytes();
+            let first = first.utf8_error();
             let mut text = String::with_capacity(bytes.len());
             let mut rest = bytes;
             let mut offset = 0;

@@ -29,7 +29,7 @@ pub(crate) fn specs() -> Vec<(PathBuf, String)> {
         .into_iter()
         .map(|path| {
             let bytes = std::fs::read(&path).expect("fixture read");
-            let (src, _) = crate::decode(t27_diag::FileId(0), &bytes);
+            let (src, _) = crate::decode(t27_diag::FileId(0), bytes);
             (path, src)
         })
         .collect()

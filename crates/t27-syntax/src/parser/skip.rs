@@ -14,6 +14,13 @@ use chumsky::span::SimpleSpan;
 /// Replaces, in place, each test and invariant body that can be taken unread with a
 /// [`Token::Body`] spanning it.
 pub(crate) fn take_bodies_whole(tokens: &mut Vec<(Token<'_>, SimpleSpan)>) {
+    let kept = take_bodies_whole_in(tokens);
+    tokens.truncate(kept);
+}
+
+/// [`take_bodies_whole`] within a slice: the tokens that remain are moved to its start, and
+/// their number returned.
+pub(crate) fn take_bodies_whole_in(tokens: &mut [(Token<'_>, SimpleSpan)]) -> usize {
     let mut kept = 0;
     let mut at = 0;
     while at < tokens.len() {
@@ -41,7 +48,7 @@ pub(crate) fn take_bodies_whole(tokens: &mut Vec<(Token<'_>, SimpleSpan)>) {
             }
         }
     }
-    tokens.truncate(kept);
+    kept
 }
 
 /// The index of the `}` that closes the `{` at `open`, when the body can be taken unread.
