@@ -108,7 +108,7 @@ mod tests {
     /// body left out reads again to the same statements, with the same errors; the count of
     /// bodies left out is returned.
     fn reads_as_whole(src: &str, what: &dyn Fn() -> String) -> usize {
-        let parsed = parse_in_pieces(FileId(0), src, usize::MAX, false);
+        let parsed = parse_in_pieces(FileId(0), src, usize::MAX, false, None);
         let (whole, whole_errors) = read_whole(src);
         let mut errors: Vec<Diagnostic> = parsed
             .diagnostics

@@ -78,6 +78,11 @@ impl<'src> Lexer<'src> {
         lexer
     }
 
+    /// Whether what has been lexed so far is outside every parenthesis and square bracket.
+    pub(crate) fn at_top_level(&self) -> bool {
+        self.paren_depth == 0
+    }
+
     /// Reads the next piece of the source: a token (pushed to `out.tokens`, or merged into
     /// the bad token before it), a comment, or a bad character. False at the end of the file.
     pub fn step(&mut self) -> bool {

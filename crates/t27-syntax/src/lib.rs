@@ -11,6 +11,7 @@ mod bodies;
 pub mod lexer;
 pub mod literal;
 mod parser;
+mod segments;
 pub mod token;
 
 use ast::SourceFile;
@@ -41,96 +42,29 @@ pub const THREAD_STACK: usize = 256 << 20;
 
 /// Lexes and parses one source file.
 pub fn parse(file: FileId, src: &str) -> Parsed {
-    parse_in_pieces(file, src, PIECE_TOKENS, true)
+    parse_in_pieces(file, src, PIECE_TOKENS, true, None)
 }
 
 /// [`parse`] with pieces of at least `piece_tokens` tokens, parsed on two threads when
 /// `parallel` and there are two pieces or more: the result is the same for any size, on one
 /// thread or two (the tests cut every fixture at every declaration, both ways).
-fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize, parallel: bool) -> Parsed {
-    let capacity = (src.len() / 2 + 1).min(piece_tokens.max(1 << 10).saturating_mul(2));
-    let mut lexer = lexer::Lexer::new(file, src, capacity);
-    let mut scan = Scan::default();
-    // Where each piece starts, and what parsing it gave (`None`: something to report).
-    let mut starts: Vec<usize> = Vec::new();
-    let mut parsed: Vec<Option<Vec<parser::TopLevel>>> = Vec::new();
-    std::thread::scope(|scope| {
-        let (to_worker, jobs) = std::sync::mpsc::sync_channel::<Piece<'_>>(1);
-        let (from_worker, results) = std::sync::mpsc::channel();
-        let mut jobs = Some((jobs, from_worker));
-        let mut to_worker = parallel.then_some(to_worker);
-        let mut worker = None;
-        loop {
-            let cut = next_piece(&mut lexer, &mut scan.piece_depth, piece_tokens);
-            let tokens = &mut lexer.out.tokens;
-            let end = cut.unwrap_or(tokens.len());
-            scan.read(file, src, &tokens[..end]);
-            if scan.verdict.is_none() && end > 0 {
-                let piece = Piece {
-                    index: parsed.len(),
-                    end: if cut.is_some() {
-                        tokens[end - 1].1.end
-                    } else {
-                        src.len()
-                    },
-                    // The last piece (all of a small file) takes the lexer's vector itself;
-                    // another is copied out once its test bodies are taken whole (a replay
-                    // spec's pieces are then a few tokens, and the lexer's buffer is reused).
-                    tokens: match cut {
-                        Some(_) => {
-                            let kept = parser::skip::take_bodies_whole_in(&mut tokens[..end]);
-                            let piece = tokens[..kept].to_vec();
-                            tokens.drain(..end);
-                            piece
-                        }
-                        None => {
-                            let mut piece = std::mem::take(tokens);
-                            parser::skip::take_bodies_whole(&mut piece);
-                            piece
-                        }
-                    },
-                };
-                starts.push(piece.tokens[0].1.start);
-                parsed.push(None);
-                // Every other piece goes to a second thread, started with the second piece.
-                if to_worker.is_some() && piece.index % 2 == 1 && worker.is_none() {
-                    if let Some((jobs, done)) = jobs.take() {
-                        worker = std::thread::Builder::new()
-                            .name("t27-parse".into())
-                            .stack_size(THREAD_STACK)
-                            .spawn_scoped(scope, move || {
-                                for p in jobs.iter() {
-                                    let parsed = parser::parse_fast(p.end, &p.tokens);
-                                    let _ = done.send((p.index, parsed));
-                                }
-                            })
-                            .ok();
-                    }
-                    // No second thread to be had: this one parses every piece.
-                    if worker.is_none() {
-                        to_worker = None;
-                    }
-                }
-                if let (Some(tx), true) = (&to_worker, piece.index % 2 == 1) {
-                    let _ = tx.send(piece);
-                } else {
-                    parsed[piece.index] = parser::parse_fast(piece.end, &piece.tokens);
-                }
-            } else {
-                tokens.drain(..end);
-            }
-            if cut.is_none() {
-                break;
-            }
-        }
-        drop(to_worker.take());
-        if let Some(w) = worker {
-            let _ = w.join();
-        }
-        for (index, result) in results.try_iter() {
-            parsed[index] = result;
-        }
-    });
+fn parse_in_pieces(
+    file: FileId,
+    src: &str,
+    piece_tokens: usize,
+    parallel: bool,
+    split: Option<usize>,
+) -> Parsed {
+    let split = split.or_else(|| parallel.then(|| segments::split_point(src)).flatten());
+    let segments::Segment {
+        starts,
+        parsed,
+        mut scan,
+        out: lexed,
+        ..
+    } = split
+        .and_then(|at| segments::lex_in_two(file, src, at, piece_tokens))
+        .unwrap_or_else(|| segments::lex_segment(file, src, 0, src.len(), piece_tokens, parallel));
     let mut tops = Vec::new();
     let mut syntax = Vec::new();
     // A file that is not to be parsed (nested too deeply, an older dialect) is not: its
@@ -157,7 +91,6 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize, parallel: bool)
             }
         }
     }
-    let lexed = lexer.out;
     let mut diagnostics = lexed.diagnostics;
     let mut tree = SourceFile {
         symbolic_logic_ops: scan.symbolic_logic_ops,
@@ -205,14 +138,6 @@ fn parse_in_pieces(file: FileId, src: &str, piece_tokens: usize, parallel: bool)
         semicolon_comments: lexed.semicolon_comments,
         token_count: scan.tokens,
     }
-}
-
-/// A piece of a file on its way to the thread that parses it.
-struct Piece<'s> {
-    index: usize,
-    /// Where the piece ends in the file (the file's length for the last).
-    end: usize,
-    tokens: Vec<(Token<'s>, TokenSpan)>,
 }
 
 /// Appends a piece's declarations; the first piece's vector becomes the file's (a small file is
@@ -483,9 +408,9 @@ mod pieces {
     #[test]
     fn a_file_parses_the_same_in_pieces_of_any_size() {
         for (path, src) in &test_files::specs() {
-            let whole = parse_in_pieces(FileId(0), src, usize::MAX, false);
+            let whole = parse_in_pieces(FileId(0), src, usize::MAX, false, None);
             for (size, parallel) in [(1, false), (7, false), (1, true), (7, true)] {
-                let cut = parse_in_pieces(FileId(0), src, size, parallel);
+                let cut = parse_in_pieces(FileId(0), src, size, parallel, None);
                 let name = path.display();
                 assert_eq!(cut.file, whole.file, "{name}, pieces of {size}");
                 assert_eq!(
@@ -496,5 +421,48 @@ mod pieces {
                 assert_eq!(cut.token_count, whole.token_count, "{name}");
             }
         }
+    }
+
+    /// Every fixture and seed cut in two at a line (every line of a small file, every fifth of
+    /// a larger one) parses as it does whole: the halves lexed on two threads when they join,
+    /// in order when they do not.
+    #[test]
+    fn a_file_parses_the_same_lexed_in_two_halves() {
+        let (mut joined, mut cuts) = (0, 0);
+        for (path, src) in &test_files::specs() {
+            let whole = parse_in_pieces(FileId(0), src, usize::MAX, false, None);
+            let lines: Vec<usize> = src.match_indices('\n').map(|(i, _)| i + 1).collect();
+            let step = if lines.len() > 300 { 5 } else { 1 };
+            for &at in lines.iter().step_by(step) {
+                let name = format!("{}, cut at byte {at}", path.display());
+                let cut = parse_in_pieces(FileId(0), src, 7, false, Some(at));
+                assert_eq!(cut.file, whole.file, "{name}");
+                assert_eq!(cut.diagnostics, whole.diagnostics, "{name}");
+                assert_eq!(cut.semicolon_comments, whole.semicolon_comments, "{name}");
+                assert_eq!(cut.token_count, whole.token_count, "{name}");
+                cuts += 1;
+                joined += usize::from(segments::lex_in_two(FileId(0), src, at, 7).is_some());
+            }
+        }
+        // Both ways are taken, and often.
+        assert!(
+            joined > 500 && cuts - joined > 500,
+            "{joined} of {cuts} joined"
+        );
+    }
+
+    /// A large file is cut at a line that starts a declaration, from its middle on.
+    #[test]
+    fn a_large_file_is_cut_at_a_declaration_past_its_middle() {
+        let mut src = String::from("module M;\n");
+        while src.len() < segments::SPLIT_BYTES {
+            src.push_str("test t {\n    assert 1 + 1 == 2;\n}\n");
+        }
+        let at = segments::split_point(&src).expect("a place to cut");
+        assert!(
+            at >= src.len() / 2 && src[at..].starts_with("test "),
+            "{at}"
+        );
+        assert!(segments::split_point(&src[..1000]).is_none());
     }
 }

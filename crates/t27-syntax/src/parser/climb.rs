@@ -33,7 +33,7 @@ where
     custom(move |inp: &mut Inp<'t, '_, I, E>| {
         let before = inp.save();
         match climb(inp, &ty, i32::MIN) {
-            Some(e) => Ok(*e),
+            Some(e) => Ok(e),
             None => {
                 inp.rewind(before);
                 let here = inp.span_since(&inp.cursor());
@@ -82,9 +82,9 @@ fn node<'t, 'p, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
     inp: &mut Inp<'t, 'p, I, E>,
     from: &Cursor<'t, 'p, I>,
     kind: ExprKind,
-) -> Box<Expr> {
+) -> Expr {
     let at = span(inp.span_since(from));
-    Box::new(Expr::new(kind, at))
+    Expr::new(kind, at)
 }
 
 /// The next token, taken if it is `t`.
@@ -96,7 +96,7 @@ fn eat<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
 }
 
 /// An expression whose operators all bind at `min` or tighter.
-fn climb<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T, min: i32) -> Option<Box<Expr>>
+fn climb<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T, min: i32) -> Option<Expr>
 where
     I: TokenInput<'t, 's>,
     E: SyntaxErr<'t, 's, I>,
@@ -114,7 +114,13 @@ where
         let before_op = inp.save();
         inp.skip();
         match climb(inp, ty, left_power + 1) {
-            Some(rhs) => lhs = node(inp, &start, ExprKind::Binary(op, lhs, rhs)),
+            Some(rhs) => {
+                lhs = node(
+                    inp,
+                    &start,
+                    ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                )
+            }
             None => {
                 // As chumsky does: the expression ends before an operator without an operand.
                 inp.rewind(before_op);
@@ -127,7 +133,7 @@ where
 
 /// Prefix operators (in a loop, however many), an atom, and its postfix operators: a prefix
 /// operator's operand binds at 20, tighter than every infix operator.
-fn unary<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T) -> Option<Box<Expr>>
+fn unary<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T) -> Option<Expr>
 where
     I: TokenInput<'t, 's>,
     E: SyntaxErr<'t, 's, I>,
@@ -143,8 +149,8 @@ where
     let mut e = postfixes(inp, ty, &start, atom);
     for (op, at) in prefixes.into_iter().rev() {
         let kind = match op {
-            Some(op) => ExprKind::Unary(op, e),
-            None => ExprKind::AddrOf(e),
+            Some(op) => ExprKind::Unary(op, Box::new(e)),
+            None => ExprKind::AddrOf(Box::new(e)),
         };
         e = node(inp, &at, kind);
     }
@@ -156,8 +162,8 @@ fn postfixes<'t, 'p, 's: 't, I, E, T>(
     inp: &mut Inp<'t, 'p, I, E>,
     ty: &T,
     start: &Cursor<'t, 'p, I>,
-    mut e: Box<Expr>,
-) -> Box<Expr>
+    mut e: Expr,
+) -> Expr
 where
     I: TokenInput<'t, 's>,
     E: SyntaxErr<'t, 's, I>,
@@ -182,10 +188,10 @@ where
             return e;
         };
         let kind = match op {
-            Postfix::Call(args) => ExprKind::Call(e, args),
-            Postfix::Index(i) => ExprKind::Index(e, i),
-            Postfix::Field(f) => ExprKind::Field(e, f),
-            Postfix::Cast(t) => ExprKind::Cast(e, Box::new(t)),
+            Postfix::Call(args) => ExprKind::Call(Box::new(e), args),
+            Postfix::Index(i) => ExprKind::Index(Box::new(e), Box::new(i)),
+            Postfix::Field(f) => ExprKind::Field(Box::new(e), f),
+            Postfix::Cast(t) => ExprKind::Cast(Box::new(e), Box::new(t)),
         };
         e = node(inp, start, kind);
     }
@@ -193,7 +199,7 @@ where
 
 enum Postfix {
     Call(Vec<Expr>),
-    Index(Box<Expr>),
+    Index(Expr),
     Field(Ident),
     Cast(TypeExpr),
 }
@@ -213,7 +219,7 @@ fn name<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
 }
 
 /// A literal, a path, `(...)`, `[...]`, `{ field: ... }`, `if` or `switch`.
-fn atom<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T) -> Option<Box<Expr>>
+fn atom<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T) -> Option<Expr>
 where
     I: TokenInput<'t, 's>,
     E: SyntaxErr<'t, 's, I>,
@@ -263,14 +269,14 @@ where
             let a = climb(inp, ty, i32::MIN)?;
             eat(inp, Token::Else)?;
             let b = climb(inp, ty, i32::MIN)?;
-            ExprKind::If(c, a, b)
+            ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
         }
         Token::Switch => {
             inp.skip();
             let x = condition(inp, ty)?;
             eat(inp, Token::LBrace)?;
             let arms = arms(inp, ty)?;
-            ExprKind::Switch(x, arms)
+            ExprKind::Switch(Box::new(x), arms)
         }
         literal => {
             let kind = match literal {
@@ -297,7 +303,7 @@ where
 }
 
 /// `(expr)`, as after `if` and `switch`.
-fn condition<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T) -> Option<Box<Expr>>
+fn condition<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T) -> Option<Expr>
 where
     I: TokenInput<'t, 's>,
     E: SyntaxErr<'t, 's, I>,
@@ -322,7 +328,7 @@ where
 {
     let mut out = Vec::new();
     separated(inp, true, |inp| {
-        climb(inp, ty, i32::MIN).map(|e| out.push(*e))
+        climb(inp, ty, i32::MIN).map(|e| out.push(e))
     });
     eat(inp, close)?;
     Some(out)
@@ -340,7 +346,7 @@ where
         let field = name(inp)?;
         eat(inp, Token::Colon)?;
         let value = climb(inp, ty, i32::MIN)?;
-        out.push((field, *value));
+        out.push((field, value));
         Some(())
     });
     eat(inp, Token::RBrace)?;
@@ -364,7 +370,7 @@ where
             separated(inp, false, |inp| {
                 climb(inp, ty, i32::MIN).map(|p| {
                     count += 1;
-                    patterns.push(*p)
+                    patterns.push(p)
                 })
             });
             if count == 0 {
@@ -372,7 +378,7 @@ where
             }
         }
         eat(inp, Token::FatArrow)?;
-        let value = *climb(inp, ty, i32::MIN)?;
+        let value = climb(inp, ty, i32::MIN)?;
         let at = span(inp.span_since(&start));
         out.push(SwitchArm {
             patterns,
