@@ -60,20 +60,14 @@ fn request(paths: &[PathBuf], root: Option<&Path>) -> Result<Request, u8> {
 fn expected_files(req: &Request, target: Target, out: &Path) -> BTreeMap<PathBuf, String> {
     let checked = &req.checked;
     let p = &checked.program;
-    let spec = |m: t27_ir::ModuleId| {
-        let file = p.modules[m.index()].file;
-        (
-            checked.sources.name(file).to_string(),
-            checked.sources.text(file).to_string(),
-        )
-    };
+    let source = |m: t27_ir::ModuleId| checked.sources.text(p.modules[m.index()].file).to_string();
     let target = match target {
         Target::Ts => t27_gen::Target::TypeScript,
         Target::Rust => t27_gen::Target::Rust,
     };
     let mirrored = |m| req.mirrored(m);
     let kept = |rel: &Path| out.join(rel).is_file();
-    t27_gen::mirror_files(p, target, &spec, &mirrored, &kept)
+    t27_gen::mirror_files(p, target, &source, &mirrored, &kept)
 }
 
 /// The source hash a generated file's header names.

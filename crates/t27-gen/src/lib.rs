@@ -30,7 +30,8 @@ pub enum Target {
 
 /// Every file of the mirror of the requested modules, by path relative to the output folder:
 /// one per module, placed by its path under the spec root, and for Rust a `mod.rs` in every
-/// folder naming its files and subfolders. `spec` gives a module's spec name and source.
+/// folder naming its files and subfolders. `source` gives a module's source text; its header
+/// names the spec by its path under the spec root ([`spec_name`]).
 ///
 /// Only the modules `mirrored` says yes to are generated. A requested module it says no to
 /// (one with errors) gets no file, but a `mod.rs` still names it when `kept` says its file is
@@ -38,7 +39,7 @@ pub enum Target {
 pub fn mirror_files(
     p: &Program,
     target: Target,
-    spec: &dyn Fn(ModuleId) -> (String, String),
+    source: &dyn Fn(ModuleId) -> String,
     mirrored: &dyn Fn(ModuleId) -> bool,
     kept: &dyn Fn(&Path) -> bool,
 ) -> BTreeMap<PathBuf, String> {
@@ -57,7 +58,7 @@ pub fn mirror_files(
             }
             continue;
         }
-        let (name, source) = spec(id);
+        let (name, source) = (spec_name(m), source(id));
         let text = match target {
             Target::TypeScript => ts_module(p, id, &name, &source),
             Target::Rust => rust_module(p, id, &name, &source),
@@ -94,6 +95,12 @@ pub fn mirror_files(
         }
     }
     files
+}
+
+/// How a generated file's header names its spec: by its path under the spec root, the same
+/// whatever folder `t27` ran in and however the command line named the file.
+pub fn spec_name(m: &Module) -> String {
+    format!("{}.t27", m.path.join("/"))
 }
 
 /// The header both generators start with.
