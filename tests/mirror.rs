@@ -69,7 +69,8 @@ fn generate(req: &Request, ts: bool) -> BTreeMap<PathBuf, String> {
     } else {
         t27_gen::Target::Rust
     };
-    t27_gen::mirror_files(p, target, &source, &|m| req.mirrored(m), &|_| false)
+    let layout = t27_gen::Layout::Tree;
+    t27_gen::mirror_files(p, target, layout, &source, &|m| req.mirrored(m), &|_| false)
 }
 
 fn write_tree(dir: &Path, files: &BTreeMap<PathBuf, String>) {

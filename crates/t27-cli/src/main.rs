@@ -71,6 +71,14 @@ pub enum TargetArg {
     Rust,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LayoutArg {
+    /// By the spec's path under its root: `queen/review_first.ts` (Rust: a `mod.rs` a folder).
+    Tree,
+    /// All in the output folder: `queen-review-first.gen.ts`, `queen_review_first.rs`.
+    Flat,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Parse, resolve, type-check and fold the constants of specs; report every diagnostic.
@@ -145,6 +153,10 @@ enum Command {
         /// Write nothing; report every stale, missing or hand-edited file and exit 1 if any.
         #[arg(long)]
         check: bool,
+        /// How the files are named and placed: `tree` (by the spec's path under its root) or
+        /// `flat` (all in the output folder, named from that path, as `queen-review-first.gen.ts`).
+        #[arg(long, value_enum, default_value = "tree")]
+        layout: LayoutArg,
     },
     /// Print every constant of the specs with its computed value.
     Consts {
@@ -235,12 +247,17 @@ fn main() -> ExitCode {
             root,
             out,
             check,
+            layout,
         } => {
             let target = match target {
                 TargetArg::Ts => mirror::Target::Ts,
                 TargetArg::Rust => mirror::Target::Rust,
             };
-            mirror::generate(target, &paths, root.as_deref(), &out, check)
+            let layout = match layout {
+                LayoutArg::Tree => t27_gen::Layout::Tree,
+                LayoutArg::Flat => t27_gen::Layout::Flat,
+            };
+            mirror::generate(target, layout, &paths, root.as_deref(), &out, check)
         }
         Command::Consts {
             paths,

@@ -57,17 +57,40 @@ fn request(paths: &[PathBuf], root: Option<&Path>) -> Result<Request, u8> {
 
 /// Every file the mirror consists of, by path relative to the output folder. A `mod.rs`
 /// keeps naming a skipped module whose file is already in `out`.
-fn expected_files(req: &Request, target: Target, out: &Path) -> BTreeMap<PathBuf, String> {
+fn expected_files(
+    req: &Request,
+    target: t27_gen::Target,
+    layout: t27_gen::Layout,
+    out: &Path,
+) -> BTreeMap<PathBuf, String> {
     let checked = &req.checked;
     let p = &checked.program;
     let source = |m: t27_ir::ModuleId| checked.sources.text(p.modules[m.index()].file).to_string();
-    let target = match target {
-        Target::Ts => t27_gen::Target::TypeScript,
-        Target::Rust => t27_gen::Target::Rust,
-    };
     let mirrored = |m| req.mirrored(m);
     let kept = |rel: &Path| out.join(rel).is_file();
-    t27_gen::mirror_files(p, target, &source, &mirrored, &kept)
+    t27_gen::mirror_files(p, target, layout, &source, &mirrored, &kept)
+}
+
+/// Says which modules would share a file in `layout`; true when any would.
+fn report_shared_files(req: &Request, target: t27_gen::Target, layout: t27_gen::Layout) -> bool {
+    let c = &req.checked;
+    let shared = t27_gen::shared_paths(&c.program, target, layout);
+    for (path, modules) in &shared {
+        let names: Vec<String> = modules
+            .iter()
+            .map(|m| {
+                c.sources
+                    .name(c.program.modules[m.index()].file)
+                    .to_string()
+            })
+            .collect();
+        eprintln!(
+            "error: the mirrors of {} would all be written to `{}`; rename one of the specs, or use `--layout tree`",
+            names.join(" and "),
+            path.display()
+        );
+    }
+    !shared.is_empty()
 }
 
 /// The source hash a generated file's header names.
@@ -78,6 +101,7 @@ fn header_hash(text: &str) -> Option<&str> {
 
 pub fn generate(
     target: Target,
+    layout: t27_gen::Layout,
     paths: &[PathBuf],
     root: Option<&Path>,
     out: &Path,
@@ -87,8 +111,15 @@ pub fn generate(
         Ok(r) => r,
         Err(code) => return code,
     };
+    let target = match target {
+        Target::Ts => t27_gen::Target::TypeScript,
+        Target::Rust => t27_gen::Target::Rust,
+    };
+    if report_shared_files(&req, target, layout) {
+        return EXIT_USAGE;
+    }
     let skipped = req.report_skipped();
-    let files = expected_files(&req, target, out);
+    let files = expected_files(&req, target, layout, out);
     let mut differences = 0;
     let mut written = 0;
     for (rel, text) in &files {

@@ -581,3 +581,82 @@ fn gen_output_is_the_same_from_any_folder() {
         );
     }
 }
+
+/// `--layout flat` writes every mirror into the output folder itself, named from the spec's
+/// path (`queen-review-first.gen.ts`; Rust: `queen_review_first.rs` and one `mod.rs`), with
+/// the text the tree layout gives; two specs that would share a name stop it with exit 2.
+#[test]
+fn gen_flat_layout_names_files_from_the_spec_path() {
+    let temp = tempdir();
+    let out = |name: &str| temp.path().join(name);
+    let mirror = |target: &str, layout: &str, dir: &Path| {
+        let dir = dir.to_str().expect("utf-8");
+        let o = t27(&[
+            "gen",
+            target,
+            "specs/queen",
+            "--out",
+            dir,
+            "--layout",
+            layout,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    };
+    mirror("ts", "flat", &out("ts-flat"));
+    mirror("ts", "tree", &out("ts-tree"));
+    let (flat, tree) = (files_under(&out("ts-flat")), files_under(&out("ts-tree")));
+    let names: Vec<String> = flat.keys().map(|p| p.display().to_string()).collect();
+    assert_eq!(
+        names,
+        ["queen-dispatch.gen.ts", "queen-review-first.gen.ts"]
+    );
+    assert_eq!(
+        flat[Path::new("queen-review-first.gen.ts")],
+        tree[Path::new("queen/review_first.ts")]
+    );
+    mirror("rust", "flat", &out("rs-flat"));
+    let rust: Vec<String> = files_under(&out("rs-flat"))
+        .keys()
+        .map(|p| p.display().to_string())
+        .collect();
+    assert_eq!(
+        rust,
+        ["mod.rs", "queen_dispatch.rs", "queen_review_first.rs"]
+    );
+    let rustc = Command::new("rustc")
+        .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
+        .args(["--crate-name", "flat", "--out-dir"])
+        .arg(temp.path())
+        .arg(out("rs-flat").join("mod.rs"))
+        .output()
+        .expect("rustc runs");
+    assert!(rustc.status.success(), "{}", stderr(&rustc));
+
+    // `queen/review_first` and `queen-review/first` would both be `queen-review-first.gen.ts`.
+    let specs = temp.path().join("clash/specs");
+    for (rel, module) in [
+        ("queen/review_first.t27", "A"),
+        ("queen-review/first.t27", "B"),
+    ] {
+        let path = specs.join(rel);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("spec folder");
+        std::fs::write(&path, format!("module {module};\npub const X : u32 = 1;\n")).expect("spec");
+    }
+    let clash = out("clash-out");
+    let o = t27(&[
+        "gen",
+        "ts",
+        specs.to_str().expect("utf-8"),
+        "--out",
+        clash.to_str().expect("utf-8"),
+        "--layout",
+        "flat",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("would all be written to `queen-review-first.gen.ts`"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!clash.exists(), "nothing is written");
+}

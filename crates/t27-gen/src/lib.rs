@@ -22,6 +22,18 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use t27_ir::{Function, ItemRef, Module, ModuleId, Program};
 
+/// How the files of a mirror are named and placed in the output folder.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layout {
+    /// By the spec's path under its root: `queen/review_first.ts`, `queen/review_first.rs`
+    /// (and, for Rust, a `mod.rs` in every folder).
+    #[default]
+    Tree,
+    /// All in the output folder itself, named from that path: `queen-review-first.gen.ts`,
+    /// `queen_review_first.rs` (and one `mod.rs`), to match a host's existing layout.
+    Flat,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
     TypeScript,
@@ -39,6 +51,7 @@ pub enum Target {
 pub fn mirror_files(
     p: &Program,
     target: Target,
+    layout: Layout,
     source: &dyn Fn(ModuleId) -> String,
     mirrored: &dyn Fn(ModuleId) -> bool,
     kept: &dyn Fn(&Path) -> bool,
@@ -47,11 +60,7 @@ pub fn mirror_files(
     let mut named = Vec::new();
     for (i, m) in p.modules.iter().enumerate().filter(|(_, m)| m.requested) {
         let id = ModuleId(i as u32);
-        let ext = match target {
-            Target::TypeScript => "ts",
-            Target::Rust => "rs",
-        };
-        let path = output_path(m, ext);
+        let path = mirror_path(m, target, layout);
         if !mirrored(id) {
             if kept(&path) {
                 named.push(path);
@@ -121,6 +130,34 @@ pub fn output_path(m: &Module, extension: &str) -> std::path::PathBuf {
     }
     p.set_extension(extension);
     p
+}
+
+/// The file module `m`'s mirror goes to in `layout`, relative to the output folder.
+pub fn mirror_path(m: &Module, target: Target, layout: Layout) -> PathBuf {
+    match (layout, target) {
+        (Layout::Tree, Target::TypeScript) => output_path(m, "ts"),
+        (Layout::Tree, Target::Rust) => output_path(m, "rs"),
+        (Layout::Flat, Target::TypeScript) => {
+            PathBuf::from(format!("{}.gen.ts", m.path.join("-").replace('_', "-")))
+        }
+        (Layout::Flat, Target::Rust) => {
+            PathBuf::from(format!("{}.rs", m.path.join("_").replace('-', "_")))
+        }
+    }
+}
+
+/// The files two or more requested modules would share in `layout` (`a/b_c` and `a-b/c` are
+/// both `a-b-c.gen.ts` when flat), each with those modules: a request with any cannot be
+/// generated.
+pub fn shared_paths(p: &Program, target: Target, layout: Layout) -> Vec<(PathBuf, Vec<ModuleId>)> {
+    let mut by_path: BTreeMap<PathBuf, Vec<ModuleId>> = BTreeMap::new();
+    for (i, m) in p.modules.iter().enumerate().filter(|(_, m)| m.requested) {
+        by_path
+            .entry(mirror_path(m, target, layout))
+            .or_default()
+            .push(ModuleId(i as u32));
+    }
+    by_path.into_iter().filter(|(_, ms)| ms.len() > 1).collect()
 }
 
 /// One line per function the mirror leaves out: hosts call the spec's functions through the
