@@ -12,18 +12,21 @@ fn utf8(v: &Value) -> bool {
     }
 }
 
-fn ty(p: &Program, t: &Ty, text: bool) -> Option<String> {
+/// The Rust type of `t`: in a struct field, with its references `'static`; in a constant's
+/// type, where Rust gives them that lifetime already (and Clippy asks not to write it), without.
+fn ty(p: &Program, t: &Ty, text: bool, field: bool) -> Option<String> {
+    let lifetime = if field { "'static " } else { "" };
     Some(match t {
         Ty::Int(i) => i.name().to_string(),
         Ty::Bool => "bool".into(),
         Ty::F64 => "f64".into(),
-        Ty::Str if text => "&'static str".into(),
-        Ty::Str => "&'static [u8]".into(),
-        Ty::Array(e, n) => format!("[{}; {n}]", ty(p, e, text)?),
+        Ty::Str if text => format!("&{lifetime}str"),
+        Ty::Str => format!("&{lifetime}[u8]"),
+        Ty::Array(e, n) => format!("[{}; {n}]", ty(p, e, text, field)?),
         Ty::Tuple(ts) => {
             let parts = ts
                 .iter()
-                .map(|t| ty(p, t, text))
+                .map(|t| ty(p, t, text, field))
                 .collect::<Option<Vec<_>>>()?;
             format!("({},)", parts.join(", "))
         }
@@ -132,7 +135,7 @@ pub fn rust_module(p: &Program, m: ModuleId, spec_name: &str, source: &str) -> S
                     .fields
                     .iter()
                     .map(|f| {
-                        ty(p, &f.ty, true)
+                        ty(p, &f.ty, true, true)
                             .map(|t| format!("    pub {}: {t},\n", names::rust(&f.name)))
                     })
                     .collect();
@@ -165,7 +168,7 @@ pub fn rust_module(p: &Program, m: ModuleId, spec_name: &str, source: &str) -> S
                     continue;
                 }
                 let text = utf8(v);
-                let Some(t) = ty(p, &c.ty, text) else {
+                let Some(t) = ty(p, &c.ty, text, false) else {
                     out.push_str(&format!(
                         "// not mirrored: {} (an untyped constant)\n",
                         c.decl.name
