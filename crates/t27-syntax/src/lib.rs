@@ -46,8 +46,10 @@ pub fn parse(file: FileId, src: &str) -> Parsed {
 }
 
 /// [`parse`] with pieces of at least `piece_tokens` tokens, parsed on two threads when
-/// `parallel` and there are two pieces or more: the result is the same for any size, on one
-/// thread or two (the tests cut every fixture at every declaration, both ways).
+/// `parallel` and there are two pieces or more, and a large file lexed in two halves cut at
+/// `split` (by default, with `parallel`, where `segments::split_point` says): the result is
+/// the same for any size and any cut, on one thread or two (the tests cut every fixture at
+/// every declaration, both ways, and in two at every line).
 fn parse_in_pieces(
     file: FileId,
     src: &str,
