@@ -67,11 +67,11 @@ def main():
         print(f"seeds: test {t:.2f} ms, check {c:.2f} ms, test/check {r:.2f}x")
         t, c, r = paired([t27, "test", owner], [t27, "check", owner], 20)
         print(f"owner-like tree: test {t:.2f} ms, check {c:.2f} ms, test/check {r:.2f}x")
-        d, j, r = paired([t27, "test", compute], [t27, "test", "--engine", "jit", compute], 10)
+        d, j, r = paired([t27, "test", compute], [t27, "test", "--engine", "jit", compute], 30)
         print(f"compute sweep: default engine {d:.1f} ms, --engine jit {j:.1f} ms, {r:.2f}x")
-        g, _, _ = paired([t27, "check", generated], [t27, "check", generated], 5)
+        g, _, _ = paired([t27, "check", generated], [t27, "check", generated], 15)
         print(f"check {size / 1e6:.2f} MB generated tree: {g:.1f} ms, {size / 1e3 / g:.1f} MB/s")
-        times = [run([t27, "test", replay])[0] for _ in range(3)]
+        times = [run([t27, "test", replay])[0] for _ in range(5)]
         print(f"replay, 1,000,000 asserts: {statistics.median(times):.2f} s, "
               f"peak {peak([t27, 'test', replay]):.0f} MiB")
     if len(binaries) == 2:
@@ -81,7 +81,7 @@ def main():
         o, n, r = paired([old, "check", generated], [new, "check", generated], 15)
         print(f"paired, check generated tree: {o:.1f} ms -> {n:.1f} ms "
               f"({size / 1e3 / o:.1f} -> {size / 1e3 / n:.1f} MB/s), old/new {r:.2f}x")
-        o, n, r = paired([old, "test", replay], [new, "test", replay], 3, warmup=1)
+        o, n, r = paired([old, "test", replay], [new, "test", replay], 5, warmup=1)
         print(f"paired, replay: {o / 1e3:.2f} s -> {n / 1e3:.2f} s, old/new {r:.2f}x")
 
 
