@@ -250,8 +250,8 @@ fn main() -> ExitCode {
             layout,
         } => {
             let target = match target {
-                TargetArg::Ts => mirror::Target::Ts,
-                TargetArg::Rust => mirror::Target::Rust,
+                TargetArg::Ts => t27_gen::Target::TypeScript,
+                TargetArg::Rust => t27_gen::Target::Rust,
             };
             let layout = match layout {
                 LayoutArg::Tree => t27_gen::Layout::Tree,

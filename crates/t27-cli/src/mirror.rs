@@ -6,12 +6,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use t27_diag::Sources;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Target {
-    Ts,
-    Rust,
-}
-
 /// A checked request and, per module, why it cannot be mirrored (`None`: it can).
 struct Request {
     checked: t27_check::Checked,
@@ -100,7 +94,7 @@ fn header_hash(text: &str) -> Option<&str> {
 }
 
 pub fn generate(
-    target: Target,
+    target: t27_gen::Target,
     layout: t27_gen::Layout,
     paths: &[PathBuf],
     root: Option<&Path>,
@@ -110,10 +104,6 @@ pub fn generate(
     let req = match request(paths, root) {
         Ok(r) => r,
         Err(code) => return code,
-    };
-    let target = match target {
-        Target::Ts => t27_gen::Target::TypeScript,
-        Target::Rust => t27_gen::Target::Rust,
     };
     if report_shared_files(&req, target, layout) {
         return EXIT_USAGE;
