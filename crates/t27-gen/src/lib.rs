@@ -14,7 +14,7 @@ pub use names::rust as rust_name;
 mod ts;
 
 pub use json::consts_json;
-pub use rust::{rust_mod_file, rust_module};
+pub use rust::{rust_include_file, rust_mod_file, rust_module};
 pub use ts::ts_module;
 
 use sha2::{Digest, Sha256};
