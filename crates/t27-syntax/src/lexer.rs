@@ -352,15 +352,4 @@ mod tests {
         }
         assert!(checked > 1000, "only {checked} cases");
     }
-
-    #[test]
-    fn plain_decimal_numbers_are_accepted_and_the_rest_checked_as_before() {
-        assert_eq!(literal::check_number("42"), Ok(()));
-        assert_eq!(literal::check_number("0"), Ok(()));
-        assert!(literal::check_number("1__0").is_err());
-        assert!(literal::check_number("0x").is_err());
-        assert!(literal::check_number("12ab").is_err());
-        assert_eq!(literal::check_number("1_000"), Ok(()));
-        assert_eq!(literal::check_number("0.5"), Ok(()));
-    }
 }

@@ -154,3 +154,19 @@ pub fn unescape(body: &str) -> Vec<u8> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_decimal_numbers_are_accepted_and_the_rest_checked_as_before() {
+        assert_eq!(check_number("42"), Ok(()));
+        assert_eq!(check_number("0"), Ok(()));
+        assert!(check_number("1__0").is_err());
+        assert!(check_number("0x").is_err());
+        assert!(check_number("12ab").is_err());
+        assert_eq!(check_number("1_000"), Ok(()));
+        assert_eq!(check_number("0.5"), Ok(()));
+    }
+}
