@@ -14,15 +14,20 @@ fn temp() -> tempfile::TempDir {
         .expect("temp folder")
 }
 
+/// A build of `spec` into `out`, without `cargo:` lines.
+fn build(spec: &Path, out: &Path) -> Result<t27_build::Compiled, t27_build::Error> {
+    t27_build::Build::new()
+        .spec(spec)
+        .out_dir(out)
+        .quiet()
+        .compile()
+}
+
 #[test]
 fn mirrors_a_tree_with_its_imports_and_an_entry_file() {
     let out = temp();
-    let built = t27_build::Build::new()
-        .spec(repo().join("examples/specs/lanes_board.t27"))
-        .out_dir(out.path())
-        .quiet()
-        .compile()
-        .expect("the example specs check cleanly");
+    let board = repo().join("examples/specs/lanes_board.t27");
+    let built = build(&board, out.path()).expect("the example specs check cleanly");
     // The imported module is read (and would be watched) too, but only the requested one is
     // mirrored.
     let read: Vec<String> = built
@@ -55,12 +60,7 @@ fn mirrors_a_tree_with_its_imports_and_an_entry_file() {
     };
     let before: Vec<_> = built.files.iter().map(|f| stamp(f)).collect();
     std::thread::sleep(std::time::Duration::from_millis(20));
-    let again = t27_build::Build::new()
-        .spec(repo().join("examples/specs/lanes_board.t27"))
-        .out_dir(out.path())
-        .quiet()
-        .compile()
-        .expect("still clean");
+    let again = build(&board, out.path()).expect("still clean");
     let after: Vec<_> = again.files.iter().map(|f| stamp(f)).collect();
     assert_eq!(before, after);
 }
@@ -75,12 +75,7 @@ fn a_spec_with_errors_fails_with_its_rendered_diagnostics() {
         "module Broken;\npub const X : u8 = 300;\n",
     )
     .expect("spec");
-    let e = t27_build::Build::new()
-        .spec(&specs)
-        .out_dir(dir.path().join("out"))
-        .quiet()
-        .compile()
-        .expect_err("300 does not fit u8");
+    let e = build(&specs, &dir.path().join("out")).expect_err("300 does not fit u8");
     let text = e.to_string();
     assert!(
         text.contains("E2002") && text.contains("broken.t27:2:"),
@@ -88,12 +83,8 @@ fn a_spec_with_errors_fails_with_its_rendered_diagnostics() {
     );
     assert!(!dir.path().join("out").exists(), "nothing is written");
 
-    let missing = t27_build::Build::new()
-        .spec(dir.path().join("nowhere"))
-        .out_dir(dir.path().join("out"))
-        .quiet()
-        .compile()
-        .expect_err("no such folder");
+    let missing =
+        build(&dir.path().join("nowhere"), &dir.path().join("out")).expect_err("no such folder");
     assert!(
         missing.to_string().contains("no such file or folder"),
         "{missing}"
