@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use t27_check::Checked;
 use t27_diag::Sources;
+use t27_gen::Target;
 use t27_ir::{ItemRef, ModuleId, Ty};
 
 /// A request whose mirror is tested, and which of its modules can be mirrored.
@@ -60,15 +61,10 @@ fn requests() -> Vec<Request> {
 }
 
 /// Every generated file of a request, by relative path.
-fn generate(req: &Request, ts: bool) -> BTreeMap<PathBuf, String> {
+fn generate(req: &Request, target: t27_gen::Target) -> BTreeMap<PathBuf, String> {
     let checked = &req.checked;
     let p = &checked.program;
     let source = |m: ModuleId| checked.sources.text(p.modules[m.index()].file).to_string();
-    let target = if ts {
-        t27_gen::Target::TypeScript
-    } else {
-        t27_gen::Target::Rust
-    };
     let layout = t27_gen::Layout::Tree;
     t27_gen::mirror_files(p, target, layout, &source, &|m| req.mirrored(m), &|_| false)
 }
@@ -102,42 +98,17 @@ fn run(cmd: &mut Command) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// The pinned TypeScript compiler of `tests/host`, installed with `npm ci` (from its lockfile)
-/// the first time a test needs it, once for all the test threads of this process.
-fn tsc() -> PathBuf {
-    static INSTALLED: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
-    let host = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/host");
-    let installed = INSTALLED.get_or_init(|| {
-        let tsc = host.join("node_modules/.bin/tsc");
-        if tsc.exists() {
-            return Ok(tsc);
-        }
-        let out = Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund", "--prefix"])
-            .arg(&host)
-            .output()
-            .map_err(|e| format!("cannot run npm (Node.js and npm are needed): {e}"))?;
-        if !out.status.success() || !tsc.exists() {
-            return Err(format!(
-                "`npm ci --prefix tests/host` failed:\n{}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
-        Ok(tsc)
-    });
-    match installed {
-        Ok(tsc) => tsc.clone(),
-        Err(e) => panic!("TypeScript is not installed: {e}"),
-    }
-}
-
 #[test]
 fn mirrors_are_snapshotted() {
     for req in requests() {
         let what = req.what;
-        for ts in [true, false] {
-            for (rel, text) in generate(&req, ts) {
+        for target in [Target::TypeScript, Target::JavaScript, Target::Rust] {
+            // The runtime is a file of the repository (crates/t27-gen/src/js), copied as it is.
+            let files = generate(&req, target);
+            for (rel, text) in files
+                .iter()
+                .filter(|(r, _)| !r.to_string_lossy().starts_with("t27_runtime"))
+            {
                 let name = format!("{what}__{}", rel.display()).replace(['/', '\\'], "__");
                 insta::assert_snapshot!(name, text);
             }
@@ -185,48 +156,73 @@ fn parse_lines(text: &str) -> BTreeMap<String, serde_json::Value> {
         .collect()
 }
 
+/// The TypeScript mirrors type-check under `--strict` and, compiled, give back t27's values;
+/// so do the JavaScript mirrors, run as they are, whose `.d.ts` files type-check too.
 #[test]
-fn typescript_mirrors_type_check_and_round_trip() {
+fn typescript_and_javascript_mirrors_type_check_and_round_trip() {
     for req in requests() {
         let what = req.what;
         let folder = temp(&format!("ts-{what}"));
         let dir = folder.path();
-        let files = generate(&req, true);
+        let files = generate(&req, Target::TypeScript);
         write_tree(&dir.join("src"), &files);
-        let sources: Vec<PathBuf> = files.keys().map(|r| dir.join("src").join(r)).collect();
+        let sources: Vec<PathBuf> = files
+            .keys()
+            .filter(|r| r.to_string_lossy().ends_with(".ts"))
+            .map(|r| dir.join("src").join(r))
+            .collect();
+        run(Command::new(tsc())
+            .args(["--strict", "--target", "es2022", "--module", "es2022"])
+            .args(["--moduleResolution", "bundler", "--outDir"])
+            .arg(dir.join("ts"))
+            .arg("--rootDir")
+            .arg(dir.join("src"))
+            .args(&sources));
+        std::fs::write(
+            dir.join("ts").join(t27_gen::js::RUNTIME_FILE),
+            t27_gen::js::RUNTIME_JS,
+        )
+        .expect("runtime");
+        let js = generate(&req, Target::JavaScript);
+        write_tree(&dir.join("js"), &js);
+        let declarations: Vec<PathBuf> = js
+            .keys()
+            .filter(|r| r.to_string_lossy().ends_with(".d.ts"))
+            .map(|r| dir.join("js").join(r))
+            .collect();
         run(Command::new(tsc())
             .args([
                 "--strict", "--noEmit", "--target", "es2022", "--module", "es2022",
             ])
-            .args(&sources));
-        run(Command::new(tsc())
-            .args([
-                "--strict", "--target", "es2022", "--module", "commonjs", "--outDir",
-            ])
-            .arg(dir.join("js"))
-            .arg("--rootDir")
-            .arg(dir.join("src"))
-            .args(&sources));
-        // A small Node program prints every export with the rules of `t27 consts`.
-        let mut script = String::from(
-            "const toJson = (v) => typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Array.from(v) :\n  Array.isArray(v) ? v.map(toJson) : (v !== null && typeof v === 'object') ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toJson(x)])) : v;\n",
-        );
-        for m in req.modules() {
-            let js = dir.join("js").join(t27_gen::output_path(m, "js"));
-            script.push_str(&format!(
-                "for (const [k, v] of Object.entries(require({:?}))) console.log(JSON.stringify({{ key: {:?} + '::' + k, value: toJson(v) }}));\n",
-                js.display().to_string(),
-                m.name
-            ));
+            .args(["--moduleResolution", "bundler"])
+            .args(&declarations));
+        for (flavor, folder) in [("ts", "ts"), ("js", "js")] {
+            std::fs::write(
+                dir.join(folder).join("package.json"),
+                "{ \"type\": \"module\" }",
+            )
+            .expect("package.json");
+            // A small Node program prints every constant with the rules of `t27 consts`.
+            let mut script = String::from(
+                "const toJson = (v) => typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Array.from(v) :\n  Array.isArray(v) ? v.map(toJson) : (v !== null && typeof v === 'object') ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toJson(x)])) : v;\n",
+            );
+            for m in req.modules() {
+                let file = dir.join(folder).join(t27_gen::output_path(m, "js"));
+                script.push_str(&format!(
+                    "for (const [k, v] of Object.entries(await import({:?}))) if (typeof v !== 'function') console.log(JSON.stringify({{ key: {:?} + '::' + k, value: toJson(v) }}));\n",
+                    file.display().to_string(),
+                    m.name
+                ));
+            }
+            let js_file = dir.join(format!("print-{flavor}.mjs"));
+            std::fs::write(&js_file, script).expect("script");
+            let printed = parse_lines(&run(Command::new("node").arg(&js_file)));
+            assert_eq!(
+                printed,
+                t27_values(&req),
+                "{flavor} values differ from t27's for {what}"
+            );
         }
-        let js_file = dir.join("print.cjs");
-        std::fs::write(&js_file, script).expect("script");
-        let printed = parse_lines(&run(Command::new("node").arg(&js_file)));
-        assert_eq!(
-            printed,
-            t27_values(&req),
-            "TypeScript values differ from t27's for {what}"
-        );
     }
 }
 
@@ -298,7 +294,7 @@ fn rust_mirrors_compile_and_round_trip() {
         let folder = temp(&format!("rs-{what}"));
         let dir = folder.path();
         // The tree as `t27 gen rust` writes it, mod.rs files included.
-        write_tree(&dir.join("gen"), &generate(&req, false));
+        write_tree(&dir.join("gen"), &generate(&req, Target::Rust));
         run(Command::new("rustc")
             .args([
                 "--edition",
@@ -314,7 +310,7 @@ fn rust_mirrors_compile_and_round_trip() {
         // And each module's file through `include!`, as a `build.rs` host includes it from
         // `OUT_DIR`: no inner attribute or `//!` doc may be in it (E0753).
         let mut included = String::new();
-        let files = generate(&req, false);
+        let files = generate(&req, Target::Rust);
         let modules = files.keys().filter(|r| !r.ends_with("mod.rs"));
         for (i, rel) in modules.enumerate() {
             included.push_str(&format!(

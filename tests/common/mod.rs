@@ -225,3 +225,35 @@ pub fn plain_trials(tests: Vec<(&'static str, fn())>) -> Vec<libtest_mimic::Tria
         })
         .collect()
 }
+
+/// The pinned TypeScript compiler of `tests/host`, installed with `npm ci` (from its lockfile)
+/// the first time a test needs it, once for all the test threads of this process.
+#[allow(dead_code)]
+pub fn tsc() -> PathBuf {
+    use std::process::Command;
+    static INSTALLED: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    let host = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/host");
+    let installed = INSTALLED.get_or_init(|| {
+        let tsc = host.join("node_modules/.bin/tsc");
+        if tsc.exists() {
+            return Ok(tsc);
+        }
+        let out = Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&host)
+            .output()
+            .map_err(|e| format!("cannot run npm (Node.js and npm are needed): {e}"))?;
+        if !out.status.success() || !tsc.exists() {
+            return Err(format!(
+                "`npm ci --prefix tests/host` failed:\n{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        Ok(tsc)
+    });
+    match installed {
+        Ok(tsc) => tsc.clone(),
+        Err(e) => panic!("TypeScript is not installed: {e}"),
+    }
+}

@@ -19,6 +19,7 @@ macro_rules! outln {
 mod check;
 mod explain;
 mod files;
+mod host;
 mod mirror;
 mod test;
 
@@ -66,8 +67,17 @@ pub enum EngineArg {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HostArg {
+    /// Node.js, on the JavaScript mirror.
+    Js,
+    /// Node.js, on the TypeScript mirror compiled by `tsc --strict`.
+    Ts,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TargetArg {
     Ts,
+    Js,
     Rust,
 }
 
@@ -136,10 +146,17 @@ enum Command {
         /// When to color human output.
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
+        /// Run every block on a host, as generated code (`t27 gen --tests`), instead of on an
+        /// engine: `js` (Node.js) or `ts` (compiled with `tsc`, then Node.js).
+        #[arg(long, value_enum, value_name = "HOST")]
+        host: Option<HostArg>,
+        /// The TypeScript compiler for `--host ts` (default: `tsc` on the PATH).
+        #[arg(long, value_name = "PATH")]
+        tsc: Option<PathBuf>,
     },
     /// Generate host mirrors of the specs' public constants: `t27 gen ts` or `t27 gen rust`.
     Gen {
-        /// `ts` or `rust`.
+        /// `ts`, `js` (with a `.d.ts` beside each file) or `rust`.
         #[arg(value_enum)]
         target: TargetArg,
         /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
@@ -221,7 +238,16 @@ fn main() -> ExitCode {
             junit,
             perf_map,
             color,
+            host,
+            tsc,
         } => {
+            let host = host.map(|h| host::HostOptions {
+                host: match h {
+                    HostArg::Js => host::Host::Js,
+                    HostArg::Ts => host::Host::Ts,
+                },
+                tsc,
+            });
             let engine = match engine {
                 EngineArg::Tiered => t27_run::Engine::DEFAULT,
                 EngineArg::Jit => t27_run::Engine::Jit,
@@ -239,6 +265,7 @@ fn main() -> ExitCode {
                 junit,
                 perf_map,
                 color,
+                host,
             })
         }
         Command::Gen {
@@ -251,6 +278,7 @@ fn main() -> ExitCode {
         } => {
             let target = match target {
                 TargetArg::Ts => t27_gen::Target::TypeScript,
+                TargetArg::Js => t27_gen::Target::JavaScript,
                 TargetArg::Rust => t27_gen::Target::Rust,
             };
             let layout = match layout {

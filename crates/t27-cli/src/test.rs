@@ -26,6 +26,8 @@ pub struct Options {
     pub junit: Option<PathBuf>,
     pub perf_map: bool,
     pub color: Color,
+    /// Run the blocks on a host (generated code), not on an engine.
+    pub host: Option<crate::host::HostOptions>,
 }
 
 pub fn run(opts: &Options) -> u8 {
@@ -72,15 +74,33 @@ pub fn run(opts: &Options) -> u8 {
         std::mem::forget(checked);
         return EXIT_PASSED;
     }
+    let (engine, answers) = match &opts.host {
+        None => (opts.engine, t27_run::Answers::default()),
+        Some(host) => {
+            let timeout = Duration::from_secs_f64(opts.timeout);
+            match crate::host::answers(&checked, host, opts.filter.as_deref(), opts.exact, timeout)
+            {
+                Ok(answers) => (t27_run::Engine::Host(host.host.name()), answers),
+                Err(crate::host::HostError::Missing(why)) => {
+                    eprintln!("error: {why}");
+                    return EXIT_USAGE;
+                }
+                Err(crate::host::HostError::Failed(why)) => {
+                    eprintln!("error: {why}");
+                    return EXIT_NOT_COMPILED;
+                }
+            }
+        }
+    };
     let run_opts = RunOptions {
         lowering_threads: None,
-        engine: opts.engine,
+        engine,
         timeout: Duration::from_secs_f64(opts.timeout),
         filter: opts.filter.clone(),
         exact: opts.exact,
     };
     let reports: Mutex<Vec<BlockReport>> = Mutex::new(Vec::new());
-    let summary = t27_run::run(&checked, &run_opts, &mut |r: &BlockReport| {
+    let summary = t27_run::run_answered(&checked, &run_opts, answers, &mut |r: &BlockReport| {
         for d in &r.errors {
             eprint!("{}", t27_diag::render(d, &checked.sources, color));
         }

@@ -583,8 +583,8 @@ fn gen_output_is_the_same_from_any_folder() {
 }
 
 /// `--layout flat` writes every mirror into the output folder itself, named from the spec's
-/// path (`queen-review-first.gen.ts`; Rust: `queen_review_first.rs` and one `mod.rs`), with
-/// the text the tree layout gives; two specs that would share a name stop it with exit 2.
+/// path (`queen-review-first.gen.ts`, with the runtime beside it; Rust: `queen_review_first.rs`
+/// and one `mod.rs`), with the text the tree layout gives; two specs that would share a name stop it with exit 2.
 #[test]
 fn gen_flat_layout_names_files_from_the_spec_path() {
     let temp = tempdir();
@@ -608,11 +608,19 @@ fn gen_flat_layout_names_files_from_the_spec_path() {
     let names: Vec<String> = flat.keys().map(|p| p.display().to_string()).collect();
     assert_eq!(
         names,
-        ["queen-dispatch.gen.ts", "queen-review-first.gen.ts"]
+        [
+            "queen-dispatch.gen.ts",
+            "queen-review-first.gen.ts",
+            "t27_runtime.d.ts",
+            "t27_runtime.js"
+        ]
     );
+    // The same text, but for the runtime's import: beside the file, not a folder up.
+    let text = |bytes: &Vec<u8>| String::from_utf8(bytes.clone()).expect("utf-8");
     assert_eq!(
-        flat[Path::new("queen-review-first.gen.ts")],
-        tree[Path::new("queen/review_first.ts")]
+        text(&flat[Path::new("queen-review-first.gen.ts")]),
+        text(&tree[Path::new("queen/review_first.ts")])
+            .replace("\"../t27_runtime.js\"", "\"./t27_runtime.js\"")
     );
     mirror("rust", "flat", &out("rs-flat"));
     let rust: Vec<String> = files_under(&out("rs-flat"))

@@ -1,21 +1,26 @@
 //! Host mirrors of t27 specs: every public constant of a module, with its computed value and
-//! its documentation, as a TypeScript module and as a Rust module; and every constant as a
-//! JSON line (`t27 consts`).
+//! its documentation, as a TypeScript, a JavaScript (with its `.d.ts`) and a Rust module;
+//! the functions of a module, with the engines' meaning, in TypeScript and JavaScript (`js`),
+//! and its test blocks as test files for those hosts; and every constant as a JSON line
+//! (`t27 consts`).
 //!
 //! Output is deterministic (no timestamps, declaration order) and carries a header naming the
 //! spec and the SHA-256 of its source. The generators are pure: the CLI writes the files.
 
 #![deny(clippy::unwrap_used)]
 
+pub mod host;
+pub mod js;
 mod json;
+mod lines;
 mod names;
 mod rust;
 pub use names::rust as rust_name;
 mod ts;
 
 pub use json::consts_json;
+pub use lines::Places;
 pub use rust::{rust_include_file, rust_mod_file, rust_module};
-pub use ts::ts_module;
 
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -37,6 +42,8 @@ pub enum Layout {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
     TypeScript,
+    /// An ES module with a `.d.ts` beside it.
+    JavaScript,
     Rust,
 }
 
@@ -58,6 +65,9 @@ pub fn mirror_files(
 ) -> BTreeMap<PathBuf, String> {
     let mut files = BTreeMap::new();
     let mut named = Vec::new();
+    let places = Places::new(p, source);
+    let place = |m: ModuleId, span| places.place(m, span);
+    let mut runtime = false;
     for (i, m) in p.modules.iter().enumerate().filter(|(_, m)| m.requested) {
         let id = ModuleId(i as u32);
         let path = mirror_path(m, target, layout);
@@ -68,12 +78,29 @@ pub fn mirror_files(
             continue;
         }
         let (name, source) = (spec_name(m), source(id));
+        let cx = js::FileContext {
+            up: relative_root(&path),
+            place: &place,
+        };
         let text = match target {
-            Target::TypeScript => ts_module(p, id, &name, &source),
+            Target::TypeScript => js::js_module(p, id, js::Flavor::TypeScript, &name, &source, &cx),
+            Target::JavaScript => {
+                let types = js::dts_module(p, id, &name, &source, &cx);
+                files.insert(path.with_extension("d.ts"), types);
+                js::js_module(p, id, js::Flavor::JavaScript, &name, &source, &cx)
+            }
             Target::Rust => rust_module(p, id, &name, &source),
         };
+        runtime |= text.contains(js::RUNTIME_FILE);
         named.push(path.clone());
         files.insert(path, text);
+    }
+    if runtime {
+        files.insert(PathBuf::from(js::RUNTIME_FILE), js::RUNTIME_JS.to_string());
+        files.insert(
+            PathBuf::from(js::RUNTIME_DTS_FILE),
+            js::RUNTIME_DTS.to_string(),
+        );
     }
     if target == Target::Rust {
         let mut children: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
@@ -106,6 +133,58 @@ pub fn mirror_files(
     files
 }
 
+/// The test files of the requested modules in `blocks` (each with its blocks, lowered),
+/// beside their mirrors (`queen/dispatch.test.ts`, flat `queen-dispatch.gen.test.ts`), and
+/// the places their traps and asserts name. TypeScript and JavaScript only.
+pub fn test_files(
+    p: &Program,
+    target: Target,
+    layout: Layout,
+    source: &dyn Fn(ModuleId) -> String,
+    blocks: &BTreeMap<ModuleId, Vec<(t27_ir::TestId, &t27_ir::Body)>>,
+) -> (BTreeMap<PathBuf, String>, BTreeMap<String, js::Site>) {
+    let flavor = match target {
+        Target::TypeScript => js::Flavor::TypeScript,
+        _ => js::Flavor::JavaScript,
+    };
+    let places = Places::new(p, source);
+    let place = |m: ModuleId, span| places.place(m, span);
+    let (mut files, mut sites) = (BTreeMap::new(), BTreeMap::new());
+    for (m, blocks) in blocks {
+        let module = &p.modules[m.index()];
+        let path = mirror_path(module, target, layout);
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let path = path.with_extension(format!("test.{extension}"));
+        let cx = js::FileContext {
+            up: relative_root(&path),
+            place: &place,
+        };
+        let file = js::js_tests(p, *m, flavor, &spec_name(module), &source(*m), blocks, &cx);
+        sites.extend(file.sites);
+        files.insert(path, file.text);
+    }
+    if !files.is_empty() {
+        files.insert(PathBuf::from(js::RUNTIME_FILE), js::RUNTIME_JS.to_string());
+        files.insert(
+            PathBuf::from(js::RUNTIME_DTS_FILE),
+            js::RUNTIME_DTS.to_string(),
+        );
+    }
+    (files, sites)
+}
+
+/// The way from a generated file up to the output folder, for a relative import: `./` or
+/// `../` once per folder between them.
+fn relative_root(path: &Path) -> String {
+    match path.components().count() {
+        0 | 1 => "./".to_string(),
+        n => "../".repeat(n - 1),
+    }
+}
+
 /// How a generated file's header names its spec: by its path under the spec root, the same
 /// whatever folder `t27` ran in and however the command line named the file.
 pub fn spec_name(m: &Module) -> String {
@@ -136,9 +215,13 @@ pub fn output_path(m: &Module, extension: &str) -> std::path::PathBuf {
 pub fn mirror_path(m: &Module, target: Target, layout: Layout) -> PathBuf {
     match (layout, target) {
         (Layout::Tree, Target::TypeScript) => output_path(m, "ts"),
+        (Layout::Tree, Target::JavaScript) => output_path(m, "js"),
         (Layout::Tree, Target::Rust) => output_path(m, "rs"),
         (Layout::Flat, Target::TypeScript) => {
             PathBuf::from(format!("{}.gen.ts", m.path.join("-").replace('_', "-")))
+        }
+        (Layout::Flat, Target::JavaScript) => {
+            PathBuf::from(format!("{}.gen.js", m.path.join("-").replace('_', "-")))
         }
         (Layout::Flat, Target::Rust) => {
             PathBuf::from(format!("{}.rs", m.path.join("_").replace('-', "_")))

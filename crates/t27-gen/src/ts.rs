@@ -1,4 +1,5 @@
-//! The TypeScript mirror: `export const NAME = VALUE;` with literal types.
+//! The constants of the TypeScript and JavaScript mirrors: `export const NAME = VALUE;`, with
+//! literal types in TypeScript.
 //!
 //! Integers are `number`s when they are safe integers (|v| <= 2^53 - 1) and `bigint`s
 //! otherwise, so no value ever loses precision. Strings that are UTF-8 are string literals
@@ -7,7 +8,7 @@
 
 use crate::names;
 use num_bigint::BigInt;
-use t27_ir::{ItemRef, ModuleId, Program, Ty, Value};
+use t27_ir::{ItemRef, Module, Program, Ty, Value};
 
 const MAX_SAFE: i64 = (1 << 53) - 1;
 
@@ -68,7 +69,7 @@ fn value(p: &Program, v: &Value, t: &Ty) -> String {
     }
 }
 
-fn doc(out: &mut String, doc: &Option<String>) {
+pub(crate) fn doc(out: &mut String, doc: &Option<String>) {
     if let Some(d) = doc {
         out.push_str("/**\n");
         for line in d.lines() {
@@ -82,14 +83,10 @@ fn doc(out: &mut String, doc: &Option<String>) {
     }
 }
 
-/// The TypeScript module mirroring module `m` of `p`.
-pub fn ts_module(p: &Program, m: ModuleId, spec_name: &str, source: &str) -> String {
-    let module = &p.modules[m.index()];
-    let mut out = crate::header(spec_name, source);
-    out.push_str(&format!(
-        "// The constants of the t27 module `{}`.\n",
-        module.name
-    ));
+/// `export const NAME = VALUE;` for each public constant of the module (`as const` on
+/// aggregates in TypeScript, so hosts get readonly tuples and objects).
+pub(crate) fn constants(p: &Program, module: &Module, typed: bool) -> String {
+    let mut out = String::new();
     for item in &module.items {
         let ItemRef::Const(id) = item else { continue };
         let c = &p.consts[id.index()];
@@ -100,7 +97,7 @@ pub fn ts_module(p: &Program, m: ModuleId, spec_name: &str, source: &str) -> Str
         out.push('\n');
         doc(&mut out, &c.decl.doc);
         let aggregate = matches!(c.ty, Ty::Array(..) | Ty::Tuple(_) | Ty::Struct(_));
-        let suffix = if aggregate { " as const" } else { "" };
+        let suffix = if aggregate && typed { " as const" } else { "" };
         let name = &c.decl.name;
         if names::ts_reserved(name) {
             out.push_str(&format!(
@@ -112,14 +109,6 @@ pub fn ts_module(p: &Program, m: ModuleId, spec_name: &str, source: &str) -> Str
                 "export const {name} = {}{suffix};\n",
                 value(p, v, &c.ty)
             ));
-        }
-    }
-    let fns = crate::unmirrored_functions(p, module);
-    if !fns.is_empty() {
-        out.push('\n');
-        for f in fns {
-            out.push_str(&f);
-            out.push('\n');
         }
     }
     out

@@ -3,7 +3,7 @@
 //! blocks before them left, whichever engine ran those.
 
 use crate::estimate::Estimate;
-use crate::runner::Engine;
+use crate::runner::{Answers, Engine};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use t27_eval::Machine;
@@ -33,6 +33,8 @@ pub struct Engines<'a> {
     estimate: Estimate<'a>,
     /// Where every compiled function and block lay, across the programs compiled.
     native_code: Vec<NativeCode>,
+    /// On a host: the outcomes it gave.
+    answers: Answers,
 }
 
 impl<'a> Engines<'a> {
@@ -43,6 +45,7 @@ impl<'a> Engines<'a> {
         engine: Engine,
         up_front: &[(TestId, &Body)],
         interrupt: &'a Arc<AtomicBool>,
+        answers: Answers,
     ) -> Engines<'a> {
         let mut engines = Engines {
             p,
@@ -54,6 +57,7 @@ impl<'a> Engines<'a> {
             holder: Holder::Both,
             estimate: Estimate::new(p),
             native_code: Vec::new(),
+            answers,
         };
         if engine == Engine::Jit && !up_front.is_empty() {
             engines.compile(up_front);
@@ -85,6 +89,15 @@ impl<'a> Engines<'a> {
     /// it needs could not be built.
     pub fn run(&mut self, test: TestId, body: &Body) -> Option<(Outcome, Engine)> {
         match self.engine {
+            Engine::Host(_) => match self.answers.0.get(&test) {
+                Some((outcome, _)) => Some((outcome.clone(), self.engine)),
+                None => {
+                    let name = &self.p.tests[test.index()].decl.name;
+                    self.error
+                        .get_or_insert_with(|| format!("the host gave no outcome for `{name}`"));
+                    None
+                }
+            },
             Engine::Jit => self.native(test),
             Engine::Eval => Some((self.machine().run_block(body), Engine::Eval)),
             Engine::Tiered { .. } if self.estimate.heavy(body) => self.compile_and_run(test, body),
@@ -97,6 +110,11 @@ impl<'a> Engines<'a> {
                 }
             }
         }
+    }
+
+    /// How long a block took on the host that answered it.
+    pub fn answered_duration(&self, test: TestId) -> Option<std::time::Duration> {
+        self.answers.0.get(&test).map(|(_, d)| *d)
     }
 
     fn machine(&mut self) -> &mut Machine<'a> {

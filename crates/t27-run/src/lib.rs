@@ -16,6 +16,9 @@ mod select;
 mod watchdog;
 
 pub use report::{human_block, human_summary, json_block, json_summary, junit};
-pub use runner::{BlockReport, Engine, NotRun, Result as BlockResult, RunOptions, Summary, run};
+pub use runner::{
+    Answers, BlockReport, Engine, NotRun, Result as BlockResult, RunOptions, Summary, run,
+    run_answered,
+};
 pub use select::{Selected, select};
 pub use t27_jit::NativeCode;

@@ -19,6 +19,9 @@ pub enum Engine {
     /// (`estimate.rs`), otherwise evaluated, and run again natively, from where it started,
     /// if the evaluation makes more than `eval_budget` loop turns and calls.
     Tiered { eval_budget: u64 },
+    /// A host the blocks were generated for and run on (`js`, `ts`, `rust`): the runner
+    /// reports the outcomes it gave ([`run_answered`]).
+    Host(&'static str),
 }
 
 impl Engine {
@@ -33,6 +36,7 @@ impl Engine {
             Engine::Jit => "jit",
             Engine::Eval => "eval",
             Engine::Tiered { .. } => "tiered",
+            Engine::Host(name) => name,
         }
     }
 }
@@ -121,6 +125,23 @@ pub fn run(
     opts: &RunOptions,
     on_block: &mut (dyn FnMut(&BlockReport) + Send),
 ) -> Summary {
+    run_answered(checked, opts, Answers::default(), on_block)
+}
+
+/// The outcomes a host gave, by block, with the time each took there: what
+/// [`run_answered`] reports for the blocks that run, on `Engine::Host`. A block that runs
+/// and has none is reported as not run (`NotRun::NoNativeCode`, with `Summary::engine_error`).
+#[derive(Clone, Debug, Default)]
+pub struct Answers(pub std::collections::HashMap<TestId, (Outcome, Duration)>);
+
+/// [`run`] with the outcomes of the blocks given: which blocks run, why the others do not,
+/// and every report are the runner's own; only the engine is the host's.
+pub fn run_answered(
+    checked: &Checked,
+    opts: &RunOptions,
+    answers: Answers,
+    on_block: &mut (dyn FnMut(&BlockReport) + Send),
+) -> Summary {
     let selected = select(checked, opts.filter.as_deref(), opts.exact);
     let blocks: Vec<TestId> = selected
         .iter()
@@ -133,7 +154,7 @@ pub fn run(
             .name("t27-engine".into())
             .stack_size(ENGINE_STACK)
             .spawn_scoped(scope, || {
-                run_blocks(checked, opts, &selected, ahead, on_block)
+                run_blocks(checked, opts, &selected, ahead, answers, on_block)
             });
         if let Ok(handle) = worker {
             summary = handle.join().unwrap_or_default();
@@ -151,6 +172,7 @@ fn run_blocks(
     opts: &RunOptions,
     selected: &[Selected],
     mut ahead: Ahead,
+    answers: Answers,
     on_block: &mut (dyn FnMut(&BlockReport) + Send),
 ) -> Summary {
     let p = &*checked.program;
@@ -171,7 +193,7 @@ fn run_blocks(
         .filter(|(_, _, blocker)| blocker.is_none())
         .map(|(t, lowered, _)| (*t, &lowered.body))
         .collect();
-    let mut engines = Engines::new(p, opts.engine, &runnable, &watchdog.flag);
+    let mut engines = Engines::new(p, opts.engine, &runnable, &watchdog.flag, answers);
     drop(runnable);
     let mut up_front = up_front.into_iter();
     for module in selected {
@@ -203,7 +225,9 @@ fn run_blocks(
                     watchdog.disarm();
                     match ran {
                         Some((o, engine)) => {
-                            let took = started.elapsed();
+                            let took = engines
+                                .answered_duration(t)
+                                .unwrap_or_else(|| started.elapsed());
                             let names = value_names(p, &lowered.body, &o);
                             (Result::Ran(o), took, Some(engine), names)
                         }

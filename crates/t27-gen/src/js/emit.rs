@@ -1,0 +1,883 @@
+//! Function and block bodies as JavaScript, and with `typed` as TypeScript: the same
+//! statements either way, with type annotations only in TypeScript.
+//!
+//! The meaning is the engines' (`t27-eval` is the reference): every integer operation is
+//! checked against its type through the runtime (`t27_runtime.js`), which traps as the engines
+//! do, at the same span (`Emitter::at` names it as `file:line:col-line:col`). Aggregates are
+//! values: reading a variable for a place that keeps it (a local, a field, an argument, a
+//! returned value) copies it, and a `[]u8` view is the array itself, so what is written through
+//! it lands in the caller's array.
+
+use super::names::Names;
+use super::values::{f64_literal, int_literal};
+use std::collections::BTreeMap;
+use t27_diag::Span;
+use t27_ir::*;
+
+/// Where a trap or an assert is, for the host test runner: the module and span, and for a
+/// comparison assert the types of its two sides.
+#[derive(Clone, Debug)]
+pub struct Site {
+    pub module: ModuleId,
+    pub span: Span,
+    pub sides: Option<(Ty, Ty)>,
+}
+
+pub(crate) struct Emitter<'a> {
+    pub p: &'a Program,
+    pub typed: bool,
+    pub names: &'a Names,
+    /// `file:line:col-line:col` of a span in a module's file.
+    pub place: &'a dyn Fn(ModuleId, Span) -> String,
+    pub sites: BTreeMap<String, Site>,
+    /// String literals, hoisted to module constants `$s0`, `$s1`, ...
+    pub strings: BTreeMap<Vec<u8>, usize>,
+    /// The module of the body being emitted (its spans are in that module's file).
+    module: ModuleId,
+    locals: Vec<String>,
+    /// The types of the locals of the body being emitted, and whether each is a `var`.
+    local_types: Vec<(Ty, bool)>,
+    /// Per enclosing loop: the label a `continue` breaks to (a loop with a step), if any.
+    loops: Vec<Option<String>>,
+    labels: usize,
+    switches: usize,
+    indent: usize,
+    pub out: String,
+}
+
+const SMALL_BITS: u32 = 32;
+
+fn small(t: IntTy) -> bool {
+    t.bits() <= SMALL_BITS
+}
+
+fn aggregate(ty: &Ty) -> bool {
+    matches!(ty, Ty::Array(..) | Ty::Tuple(_) | Ty::Struct(_))
+}
+
+impl<'a> Emitter<'a> {
+    pub fn new(
+        p: &'a Program,
+        typed: bool,
+        names: &'a Names,
+        place: &'a dyn Fn(ModuleId, Span) -> String,
+    ) -> Emitter<'a> {
+        Emitter {
+            p,
+            typed,
+            names,
+            place,
+            sites: BTreeMap::new(),
+            strings: BTreeMap::new(),
+            module: ModuleId(0),
+            locals: Vec::new(),
+            local_types: Vec::new(),
+            loops: Vec::new(),
+            labels: 0,
+            switches: 0,
+            indent: 0,
+            out: String::new(),
+        }
+    }
+
+    // ---- Types (TypeScript only) ------------------------------------------------------------
+
+    /// A type as TypeScript writes it. `readonly`: the form a parameter or a struct field
+    /// takes, which accepts the `as const` constants of the mirror.
+    pub fn ty(&self, t: &Ty, readonly: bool) -> String {
+        match t {
+            Ty::Int(i) if small(*i) => "number".into(),
+            Ty::Int(_) | Ty::UntypedInt => "$.I64".into(),
+            Ty::Bool => "boolean".into(),
+            Ty::F64 => "number".into(),
+            Ty::Str => "Uint8Array".into(),
+            Ty::MutSlice => "number[]".into(),
+            Ty::Void => "void".into(),
+            Ty::Array(e, _) if readonly => format!("ReadonlyArray<{}>", self.ty(e, true)),
+            Ty::Array(e, _) => format!("Array<{}>", self.ty(e, false)),
+            Ty::Tuple(ts) => {
+                let parts: Vec<String> = ts.iter().map(|t| self.ty(t, readonly)).collect();
+                let ro = if readonly { "readonly " } else { "" };
+                format!("{ro}[{}]", parts.join(", "))
+            }
+            Ty::Struct(id) if readonly => self.names.structs[id.index()].clone(),
+            Ty::Struct(id) => format!("$.Mut<{}>", self.names.structs[id.index()]),
+            Ty::Error => "unknown".into(),
+        }
+    }
+
+    /// `: T` in TypeScript, nothing in JavaScript.
+    fn annot(&self, t: &Ty, readonly: bool) -> String {
+        if self.typed {
+            format!(": {}", self.ty(t, readonly))
+        } else {
+            String::new()
+        }
+    }
+
+    // ---- Places in the spec ---------------------------------------------------------------
+
+    /// The string a trap at `span` names, recorded for the host test runner.
+    fn at(&mut self, span: Span) -> String {
+        self.site(span, None)
+    }
+
+    fn site(&mut self, span: Span, sides: Option<(Ty, Ty)>) -> String {
+        let at = (self.place)(self.module, span);
+        self.sites.insert(
+            at.clone(),
+            Site {
+                module: self.module,
+                span,
+                sides,
+            },
+        );
+        serde_json::Value::String(at).to_string()
+    }
+
+    // ---- Declarations ---------------------------------------------------------------------
+
+    /// A function: exported under its own name when `export`, with a wrapper in front when the
+    /// host's arguments need converting or the call counted (`Names::wrapped`).
+    pub fn function(&mut self, id: FnId, export: bool) {
+        let f = &self.p.functions[id.index()];
+        self.module = f.decl.module;
+        self.start_body(&f.body);
+        let internal = self.names.function(id);
+        let leaf = !f.body.block.makes_calls();
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .map(|l| {
+                let local = &f.body.locals[l.index()];
+                format!("{}{}", self.locals[l.index()], self.annot(&local.ty, true))
+            })
+            .collect();
+        let ret = if self.typed {
+            format!(": {}", self.ty(&f.ret, false))
+        } else {
+            String::new()
+        };
+        let wrapped = self.names.wrapped(id);
+        if export {
+            super::doc(&mut self.out, &f.decl.doc);
+        }
+        if export && wrapped {
+            // The host's entry: strings as bytes, and the call counted like a spec's.
+            let signature = if self.typed {
+                self.host_signature(id)
+            } else {
+                let names: Vec<&str> = f
+                    .params
+                    .iter()
+                    .map(|l| self.locals[l.index()].as_str())
+                    .collect();
+                format!("{}({})", self.names.exported(id), names.join(", "))
+            };
+            let mut args: Vec<String> = f
+                .params
+                .iter()
+                .map(|l| {
+                    let name = &self.locals[l.index()];
+                    match &f.body.locals[l.index()].ty {
+                        Ty::Str => format!("$.str({name})"),
+                        t if contains_str(self.p, t) => format!("$.own({name})"),
+                        _ => name.clone(),
+                    }
+                })
+                .collect();
+            if !leaf {
+                let at = self.at(f.decl.name_span);
+                args.push(format!("$.enter({at})"));
+            }
+            self.out.push_str(&format!(
+                "export function {signature} {{\n  return {internal}({});\n}}\n",
+                args.join(", ")
+            ));
+        }
+        let mut params = params;
+        if !leaf {
+            params.push(if self.typed {
+                "_enter?: void".into()
+            } else {
+                "_enter".into()
+            });
+        }
+        let keyword = if export && !wrapped {
+            "export function"
+        } else {
+            "function"
+        };
+        self.out.push_str(&format!(
+            "{keyword} {internal}({}){ret} {{\n",
+            params.join(", ")
+        ));
+        self.indent = 1;
+        if leaf {
+            self.block_stmts(&f.body.block);
+        } else {
+            self.line("try {");
+            self.indent += 1;
+            self.block_stmts(&f.body.block);
+            self.indent -= 1;
+            self.line("} finally {");
+            self.line("  $.leave();");
+            self.line("}");
+        }
+        self.indent = 0;
+        self.out.push_str("}\n");
+    }
+
+    /// How a host calls a public function, in TypeScript: `name(a: number, s: $.Bytes): number`.
+    pub fn host_signature(&self, id: FnId) -> String {
+        let f = &self.p.functions[id.index()];
+        let names = self.names.locals(&f.body);
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .map(|l| {
+                let ty = &f.body.locals[l.index()].ty;
+                let ty = match ty {
+                    Ty::Str => "$.Bytes".to_string(),
+                    t if contains_str(self.p, t) => format!("$.Host<{}>", self.ty(t, true)),
+                    t => self.ty(t, true),
+                };
+                format!("{}: {ty}", names[l.index()])
+            })
+            .collect();
+        format!(
+            "{}({}): {}",
+            self.names.exported(id),
+            params.join(", "),
+            self.ty(&f.ret, false)
+        )
+    }
+
+    /// A test or invariant block as the body of an arrow function.
+    pub fn block_body(&mut self, module: ModuleId, body: &Body) {
+        self.module = module;
+        self.start_body(body);
+        self.indent = 2;
+        self.block_stmts(&body.block);
+        self.indent = 0;
+    }
+
+    // ---- Statements -------------------------------------------------------------------------
+
+    fn line(&mut self, s: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("  ");
+        }
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    fn block_stmts(&mut self, b: &Block) {
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn nested(&mut self, open: &str, b: &Block) {
+        self.line(open);
+        self.indent += 1;
+        self.block_stmts(b);
+        self.indent -= 1;
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Let { local, init } => {
+                let l = &self.locals_ty(*local);
+                let value = match init.kind {
+                    ExprKind::Undefined => self.zero(&l.0),
+                    _ => self.expr(init),
+                };
+                let keyword = if l.1 { "let" } else { "const" };
+                let text = format!(
+                    "{keyword} {}{} = {value};",
+                    self.locals[local.index()],
+                    self.annot(&l.0, false)
+                );
+                self.line(&text);
+            }
+            StmtKind::LetTuple { locals, init } => {
+                let names: Vec<String> = locals
+                    .iter()
+                    .map(|l| self.locals[l.index()].clone())
+                    .collect();
+                let value = self.expr(init);
+                let annot = self.annot(&init.ty, false);
+                let mutable = locals.iter().any(|l| self.locals_ty(*l).1);
+                let keyword = if mutable { "let" } else { "const" };
+                self.line(&format!(
+                    "{keyword} [{}]{annot} = {value};",
+                    names.join(", ")
+                ));
+            }
+            StmtKind::Assign { place, op, value } => self.assign(place, *op, value),
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let c = self.raw(cond);
+                self.nested(&format!("if ({}) {{", bare(&c)), then);
+                if !otherwise.stmts.is_empty() {
+                    self.nested("} else {", otherwise);
+                }
+                self.line("}");
+            }
+            StmtKind::While { cond, body, step } => {
+                let label = (!step.stmts.is_empty()).then(|| {
+                    self.labels += 1;
+                    format!("$body{}", self.labels)
+                });
+                self.line("while (true) {");
+                self.indent += 1;
+                self.line("$.tick();");
+                let c = self.raw(cond);
+                self.line(&format!("if (!{}) break;", parenthesised(&c)));
+                self.loops.push(label.clone());
+                match &label {
+                    Some(l) => {
+                        self.nested(&format!("{l}: {{"), body);
+                        self.line("}");
+                    }
+                    None => self.block_stmts(body),
+                }
+                self.loops.pop();
+                self.block_stmts(step);
+                self.indent -= 1;
+                self.line("}");
+            }
+            StmtKind::Break => self.line("break;"),
+            StmtKind::Continue => match self.loops.last().cloned().flatten() {
+                Some(label) => self.line(&format!("break {label};")),
+                None => self.line("continue;"),
+            },
+            StmtKind::Return(None) => self.line("return;"),
+            StmtKind::Return(Some(e)) => {
+                let v = self.expr(e);
+                self.line(&format!("return {v};"));
+            }
+            StmtKind::Assert { cond, .. } => self.assert(cond, s.span),
+            StmtKind::Expr(e) => {
+                let v = self.raw(e);
+                self.line(&format!("{v};"));
+            }
+            StmtKind::Block(b) => {
+                self.nested("{", b);
+                self.line("}");
+            }
+        }
+    }
+
+    fn start_body(&mut self, body: &Body) {
+        self.locals = self.names.locals(body);
+        self.local_types = body
+            .locals
+            .iter()
+            .map(|l| (l.ty.clone(), l.mutable))
+            .collect();
+    }
+
+    /// The type of a local of the body being emitted, and whether it is a `var`.
+    fn locals_ty(&self, id: LocalId) -> (Ty, bool) {
+        self.local_types
+            .get(id.index())
+            .cloned()
+            .unwrap_or((Ty::Error, false))
+    }
+
+    /// `assert a and b` is `assert a; assert b;`, so that a report shows the comparison that
+    /// failed, with both its sides, as the engines do.
+    fn assert(&mut self, cond: &Expr, span: Span) {
+        if let ExprKind::Binary(BinOp::And, l, r) = &cond.kind {
+            self.assert(l, span);
+            self.assert(r, span);
+            return;
+        }
+        if let ExprKind::Binary(op, l, r) = &cond.kind
+            && op.is_comparison()
+        {
+            let at = self.site(span, Some((l.ty.clone(), r.ty.clone())));
+            let (a, b) = (self.raw(l), self.raw(r));
+            let test = self.compare(*op, &l.ty, "$l", "$r");
+            self.line("{");
+            self.line(&format!("  const $l = {a}, $r = {b};"));
+            self.line(&format!(
+                "  if (!({test})) throw new $.T27Fail({at}, $l, $r);"
+            ));
+            self.line("}");
+            return;
+        }
+        let at = self.site(span, None);
+        let c = self.raw(cond);
+        self.line(&format!(
+            "if (!{}) throw new $.T27Fail({at});",
+            parenthesised(&c)
+        ));
+    }
+
+    fn assign(&mut self, place: &Expr, op: Option<BinOp>, value: &Expr) {
+        let Some(op) = op else {
+            // The place's indexes are evaluated (and checked) before the value, as in JS.
+            let target = self.place(place);
+            let v = self.expr(value);
+            self.line(&format!("{target} = {v};"));
+            return;
+        };
+        // `place op= value`: the indexes first, then the value, then the place is read.
+        self.line("{");
+        self.indent += 1;
+        let mut temps = 0;
+        let target = self.place_with_temps(place, &mut temps);
+        let v = self.expr(value);
+        self.line(&format!("const $v = {v};"));
+        let result = self.arith(op, &place.ty, &target, "$v", place.span);
+        self.line(&format!("{target} = {result};"));
+        self.indent -= 1;
+        self.line("}");
+    }
+
+    /// A place to store into: a variable, or an element or field of one.
+    fn place(&mut self, place: &Expr) -> String {
+        match &place.kind {
+            ExprKind::Field(base, i) => {
+                let b = self.place(base);
+                format!("{b}{}", self.field(&base.ty, *i))
+            }
+            ExprKind::Index(base, index) => {
+                let b = self.place(base);
+                let i = self.index_of(base, &b, index);
+                format!("{b}[{i}]")
+            }
+            _ => self.raw(place),
+        }
+    }
+
+    /// A place whose indexes are computed into constants first, so that it can be read and
+    /// written without computing them twice.
+    fn place_with_temps(&mut self, place: &Expr, temps: &mut usize) -> String {
+        match &place.kind {
+            ExprKind::Field(base, i) => {
+                let b = self.place_with_temps(base, temps);
+                format!("{b}{}", self.field(&base.ty, *i))
+            }
+            ExprKind::Index(base, index) => {
+                let b = self.place_with_temps(base, temps);
+                let i = self.index_of(base, &b, index);
+                let name = format!("$i{temps}");
+                *temps += 1;
+                self.line(&format!("const {name} = {i};"));
+                format!("{b}[{name}]")
+            }
+            _ => self.raw(place),
+        }
+    }
+
+    // ---- Expressions ------------------------------------------------------------------------
+
+    /// An expression whose value is kept: an aggregate read from a variable, a constant or an
+    /// element is copied.
+    fn expr(&mut self, e: &Expr) -> String {
+        let v = self.raw(e);
+        let read = matches!(
+            e.kind,
+            ExprKind::Local(_)
+                | ExprKind::Global(_)
+                | ExprKind::Const(_)
+                | ExprKind::Index(..)
+                | ExprKind::Field(..)
+        );
+        if read && aggregate(&e.ty) {
+            format!("$.copy({v})")
+        } else {
+            v
+        }
+    }
+
+    /// An expression read in place (an operand, a base of an index or field): no copy.
+    fn raw(&mut self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Lit(v) => self.literal(v, &e.ty),
+            ExprKind::Const(id) => match &self.names.consts[id.index()] {
+                Some(name) => name.clone(),
+                None => format!("$k{}", id.0),
+            },
+            ExprKind::Global(id) => format!("$g{}", id.0),
+            ExprKind::Local(id) => self.locals[id.index()].clone(),
+            ExprKind::Call(f, args) => {
+                let mut values: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                let callee = &self.p.functions[f.index()];
+                if callee.body.block.makes_calls() {
+                    let at = self.at(e.span);
+                    values.push(format!("$.enter({at})"));
+                }
+                format!("{}({})", self.names.function(*f), values.join(", "))
+            }
+            ExprKind::Len(x) => match &x.ty {
+                Ty::Array(_, n) => n.to_string(),
+                _ => format!("{}.length", self.raw(x)),
+            },
+            ExprKind::Contains(s, t) => {
+                format!("$.contains({}, {})", self.raw(s), self.raw(t))
+            }
+            ExprKind::Unary(UnOp::Not, x) => format!("!{}", self.raw(x)),
+            ExprKind::Unary(UnOp::Neg, x) => {
+                let v = self.raw(x);
+                match e.ty {
+                    Ty::Int(t) => {
+                        let (lo, hi) = bounds(t);
+                        let at = self.at(e.span);
+                        if small(t) {
+                            format!("$.fit(-{v}, {lo}, {hi}, {at})")
+                        } else {
+                            format!("$.neg64({v}, {lo}, {hi}, {at})")
+                        }
+                    }
+                    _ => format!("(-{v})"),
+                }
+            }
+            ExprKind::Binary(BinOp::And, l, r) => {
+                format!("({} && {})", self.raw(l), self.raw(r))
+            }
+            ExprKind::Binary(BinOp::Or, l, r) => {
+                format!("({} || {})", self.raw(l), self.raw(r))
+            }
+            ExprKind::Binary(op, l, r) if op.is_comparison() => {
+                let (a, b) = (self.raw(l), self.raw(r));
+                format!("({})", self.compare(*op, &l.ty, &a, &b))
+            }
+            ExprKind::Binary(op, l, r) => {
+                let (a, b) = (self.raw(l), self.raw(r));
+                self.arith(*op, &l.ty, &a, &b, e.span)
+            }
+            ExprKind::Cast(x) => self.cast(x, &e.ty, e.span),
+            ExprKind::Index(base, index) => {
+                let b = self.raw(base);
+                match &base.ty {
+                    Ty::Array(..) => {
+                        let i = self.index_of(base, &b, index);
+                        format!("{b}[{i}]")
+                    }
+                    _ => {
+                        let i = self.expr(index);
+                        let at = self.at(index.span);
+                        format!("$.at({b}, {i}, {at})")
+                    }
+                }
+            }
+            ExprKind::Field(x, i) => {
+                let b = self.raw(x);
+                format!("{b}{}", self.field(&x.ty, *i))
+            }
+            ExprKind::Array(xs) | ExprKind::Tuple(xs) => {
+                let items: Vec<String> = xs.iter().map(|x| self.expr(x)).collect();
+                format!("[{}]", items.join(", "))
+            }
+            ExprKind::Struct(xs) => {
+                let Ty::Struct(id) = &e.ty else {
+                    return "undefined".into();
+                };
+                let fields = &self.p.structs[id.index()].fields;
+                let items: Vec<String> = xs
+                    .iter()
+                    .zip(fields)
+                    .map(|(x, f)| format!("{}: {}", js_key(&f.name), self.expr(x)))
+                    .collect();
+                format!("{{ {} }}", items.join(", "))
+            }
+            ExprKind::AddrOf(x) => format!("$.bytes({})", self.raw(x)),
+            // The array place itself: writes through the view land in it.
+            ExprKind::View(x) => self.place(x),
+            ExprKind::If(c, a, b) => {
+                format!("({} ? {} : {})", self.raw(c), self.expr(a), self.expr(b))
+            }
+            ExprKind::Switch(x, arms, default) => self.switch(x, arms, default.as_deref(), &e.ty),
+            ExprKind::Undefined => self.zero(&e.ty),
+            ExprKind::Error => "undefined".into(),
+        }
+    }
+
+    /// `$.idx(i, n)` for an index into an array or view `b` (written `base_text`).
+    fn index_of(&mut self, base: &Expr, base_text: &str, index: &Expr) -> String {
+        let i = self.expr(index);
+        let n = match &base.ty {
+            Ty::Array(_, n) => n.to_string(),
+            _ => format!("{base_text}.length"),
+        };
+        let at = self.at(index.span);
+        format!("$.idx({i}, {n}, {at})")
+    }
+
+    fn field(&self, ty: &Ty, i: u32) -> String {
+        match ty {
+            Ty::Struct(id) => {
+                let name = &self.p.structs[id.index()].fields[i as usize].name;
+                if is_identifier(name) {
+                    format!(".{name}")
+                } else {
+                    format!("[{}]", serde_json::Value::String(name.clone()))
+                }
+            }
+            _ => format!("[{i}]"),
+        }
+    }
+
+    fn compare(&self, op: BinOp, ty: &Ty, a: &str, b: &str) -> String {
+        let scalar = matches!(ty, Ty::Int(_) | Ty::UntypedInt | Ty::Bool | Ty::F64);
+        match op {
+            BinOp::Eq if scalar => format!("{a} === {b}"),
+            BinOp::Ne if scalar => format!("{a} !== {b}"),
+            BinOp::Eq => format!("$.eq({a}, {b})"),
+            BinOp::Ne => format!("!$.eq({a}, {b})"),
+            _ if !matches!(ty, Ty::Int(_) | Ty::UntypedInt | Ty::F64) => "false".into(),
+            _ => format!("{a} {} {b}", op.symbol()),
+        }
+    }
+
+    /// An arithmetic, bitwise or shift operator on operands of type `ty` (for shifts, the left
+    /// operand's), checked as the engines check it.
+    fn arith(&mut self, op: BinOp, ty: &Ty, a: &str, b: &str, span: Span) -> String {
+        let Ty::Int(t) = ty else {
+            return format!("({a} {} {b})", op.symbol());
+        };
+        let (lo, hi) = bounds(*t);
+        let bits = t.bits();
+        let at = self.at(span);
+        if small(*t) {
+            match op {
+                BinOp::Add | BinOp::Sub | BinOp::Mul => {
+                    format!("$.fit({a} {} {b}, {lo}, {hi}, {at})", op.symbol())
+                }
+                BinOp::Div => format!("$.div({a}, {b}, {lo}, {hi}, {at})"),
+                BinOp::Rem => format!("$.rem({a}, {b}, {at})"),
+                BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor if *t == IntTy::U32 => {
+                    format!("(({a} {} {b}) >>> 0)", op.symbol())
+                }
+                BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => {
+                    format!("({a} {} {b})", op.symbol())
+                }
+                BinOp::Shl => format!("$.shl({a}, {b}, {bits}, {lo}, {hi}, {at})"),
+                BinOp::Shr => format!("$.shr({a}, {b}, {bits}, {at})"),
+                _ => a.to_string(),
+            }
+        } else {
+            let name = match op {
+                BinOp::Add => "add64",
+                BinOp::Sub => "sub64",
+                BinOp::Mul => "mul64",
+                BinOp::Div => "div64",
+                BinOp::Rem => return format!("$.rem64({a}, {b}, {at})"),
+                BinOp::BitAnd => return format!("$.and64({a}, {b})"),
+                BinOp::BitOr => return format!("$.or64({a}, {b})"),
+                BinOp::BitXor => return format!("$.xor64({a}, {b})"),
+                BinOp::Shl => return format!("$.shl64({a}, {b}, {bits}, {lo}, {hi}, {at})"),
+                BinOp::Shr => return format!("$.shr64({a}, {b}, {bits}, {at})"),
+                _ => return a.to_string(),
+            };
+            format!("$.{name}({a}, {b}, {lo}, {hi}, {at})")
+        }
+    }
+
+    fn cast(&mut self, x: &Expr, to: &Ty, span: Span) -> String {
+        let v = self.raw(x);
+        match (&x.ty, to) {
+            (Ty::MutSlice, _) => format!("$.bytes({v})"),
+            (Ty::Int(from), Ty::Int(t)) if from.widens_to(*t) => v,
+            (Ty::Int(_) | Ty::UntypedInt, Ty::Int(t)) => {
+                let (lo, hi) = bounds(*t);
+                let at = self.at(span);
+                format!("$.cast({v}, {lo}, {hi}, {at})")
+            }
+            (Ty::Int(_) | Ty::UntypedInt, Ty::F64) => format!("Number({v})"),
+            (Ty::F64, Ty::Int(t)) => {
+                let (lo, _) = bounds(*t);
+                let end = int_literal(&(t.max() + 1));
+                let at = self.at(span);
+                format!("$.ftoi({v}, {lo}, {end}, {at})")
+            }
+            _ => v,
+        }
+    }
+
+    fn switch(&mut self, x: &Expr, arms: &[SwitchArm], default: Option<&Expr>, ty: &Ty) -> String {
+        self.switches += 1;
+        let v = format!("$w{}", self.switches);
+        let scrutinee = self.raw(x);
+        let mut text = String::new();
+        for arm in arms {
+            let tests: Vec<String> = arm
+                .patterns
+                .iter()
+                .map(|p| {
+                    let lit = self.literal(p, &x.ty);
+                    self.compare(BinOp::Eq, &x.ty, &v, &lit)
+                })
+                .collect();
+            let value = self.expr(&arm.value);
+            text.push_str(&format!("{} ? {value} : ", tests.join(" || ")));
+        }
+        text.push_str(&match default {
+            Some(d) => self.expr(d),
+            None => self.zero(ty),
+        });
+        let annot = self.annot(&x.ty, true);
+        format!("(({v}{annot}) => {text})({scrutinee})")
+    }
+
+    // ---- Values -----------------------------------------------------------------------------
+
+    /// A compile-time value of type `ty`, as the functions hold it (strings as bytes).
+    pub fn literal(&mut self, v: &Value, ty: &Ty) -> String {
+        match (v, ty) {
+            (Value::Int(i), _) => int_literal(i),
+            (Value::Bool(b), _) => b.to_string(),
+            (Value::F64(x), _) => f64_literal(*x),
+            (Value::Str(bytes), _) => self.string(bytes),
+            (Value::Array(xs), Ty::Array(e, _)) => {
+                let items: Vec<String> = xs.iter().map(|x| self.literal(x, e)).collect();
+                format!("[{}]", items.join(", "))
+            }
+            (Value::Tuple(xs), Ty::Tuple(ts)) => {
+                let items: Vec<String> =
+                    xs.iter().zip(ts).map(|(x, t)| self.literal(x, t)).collect();
+                format!("[{}]", items.join(", "))
+            }
+            (Value::Struct(xs), Ty::Struct(id)) => {
+                let fields = &self.p.structs[id.index()].fields;
+                let items: Vec<String> = xs
+                    .iter()
+                    .zip(fields)
+                    .map(|(x, f)| format!("{}: {}", js_key(&f.name), self.literal(x, &f.ty)))
+                    .collect();
+                format!("{{ {} }}", items.join(", "))
+            }
+            _ => "undefined".into(),
+        }
+    }
+
+    /// A string literal: a module constant `$sN` (strings are never changed in place).
+    pub fn string(&mut self, bytes: &[u8]) -> String {
+        let next = self.strings.len();
+        let n = *self.strings.entry(bytes.to_vec()).or_insert(next);
+        format!("$s{n}")
+    }
+
+    /// The value `undefined` and zeroed memory stand for.
+    pub fn zero(&mut self, ty: &Ty) -> String {
+        match ty {
+            Ty::Int(_) | Ty::UntypedInt | Ty::F64 => "0".into(),
+            Ty::Bool => "false".into(),
+            Ty::Str => self.string(&[]),
+            Ty::MutSlice => "[]".into(),
+            Ty::Array(e, n) => {
+                let z = self.zero(e);
+                let annot = if self.typed {
+                    format!("<{}>", self.ty(e, false))
+                } else {
+                    String::new()
+                };
+                format!("$.fill{annot}({n}, () => {z})")
+            }
+            Ty::Tuple(ts) => {
+                let items: Vec<String> = ts.iter().map(|t| self.zero(t)).collect();
+                format!("[{}]", items.join(", "))
+            }
+            Ty::Struct(id) => {
+                let fields = self.p.structs[id.index()].fields.clone();
+                let items: Vec<String> = fields
+                    .iter()
+                    .map(|f| format!("{}: {}", js_key(&f.name), self.zero(&f.ty)))
+                    .collect();
+                format!("{{ {} }}", items.join(", "))
+            }
+            Ty::Void | Ty::Error => "undefined".into(),
+        }
+    }
+}
+
+/// `(x)` without the parentheses that wrap all of it, for a place that has its own.
+fn bare(s: &str) -> &str {
+    if s.starts_with('(') && s.ends_with(')') && wraps_all(s) {
+        &s[1..s.len() - 1]
+    } else {
+        s
+    }
+}
+
+/// `x` in parentheses unless a pair already wraps all of it.
+fn parenthesised(s: &str) -> String {
+    if s.starts_with('(') && s.ends_with(')') && wraps_all(s) {
+        s.to_string()
+    } else {
+        format!("({s})")
+    }
+}
+
+/// Whether the `(` that starts `s` closes at its end (strings in generated code are JSON
+/// literals, whose brackets are skipped).
+fn wraps_all(s: &str) -> bool {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, c) in s.char_indices() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i == s.len() - 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The range of an integer type as the runtime's arguments.
+fn bounds(t: IntTy) -> (String, String) {
+    (int_literal(&t.min()), int_literal(&t.max()))
+}
+
+/// Whether a value of type `t` holds a string anywhere (a host may pass it as text).
+pub(crate) fn contains_str(p: &Program, t: &Ty) -> bool {
+    match t {
+        Ty::Str => true,
+        Ty::Array(e, _) => contains_str(p, e),
+        Ty::Tuple(ts) => ts.iter().any(|t| contains_str(p, t)),
+        Ty::Struct(id) => p.structs[id.index()]
+            .fields
+            .iter()
+            .any(|f| contains_str(p, &f.ty)),
+        _ => false,
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// A struct field's name as an object key.
+pub(crate) fn js_key(name: &str) -> String {
+    if is_identifier(name) {
+        name.to_string()
+    } else {
+        serde_json::Value::String(name.to_string()).to_string()
+    }
+}
