@@ -174,6 +174,10 @@ enum Command {
         /// `flat` (all in the output folder, named from that path, as `queen-review-first.gen.ts`).
         #[arg(long, value_enum, default_value = "tree")]
         layout: LayoutArg,
+        /// Also write each module's test and invariant blocks as a test file beside its
+        /// mirror (`dispatch.test.ts`; `node --test` runs them). `ts` and `js` only.
+        #[arg(long)]
+        tests: bool,
     },
     /// Print every constant of the specs with its computed value.
     Consts {
@@ -275,6 +279,7 @@ fn main() -> ExitCode {
             out,
             check,
             layout,
+            tests,
         } => {
             let target = match target {
                 TargetArg::Ts => t27_gen::Target::TypeScript,
@@ -285,7 +290,12 @@ fn main() -> ExitCode {
                 LayoutArg::Tree => t27_gen::Layout::Tree,
                 LayoutArg::Flat => t27_gen::Layout::Flat,
             };
-            mirror::generate(target, layout, &paths, root.as_deref(), &out, check)
+            let what = mirror::What {
+                target,
+                layout,
+                tests,
+            };
+            mirror::generate(what, &paths, root.as_deref(), &out, check)
         }
         Command::Consts {
             paths,

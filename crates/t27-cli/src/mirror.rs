@@ -65,6 +65,38 @@ fn expected_files(
     t27_gen::mirror_files(p, target, layout, &source, &mirrored, &kept)
 }
 
+/// The test files of the mirrored modules: every block of each, lowered.
+fn test_files(
+    req: &Request,
+    target: t27_gen::Target,
+    layout: t27_gen::Layout,
+) -> BTreeMap<PathBuf, String> {
+    let checked = &req.checked;
+    let p = &checked.program;
+    let mut lowerer = checked.block_lowerer();
+    let lowered: Vec<(t27_ir::ModuleId, t27_ir::TestId, t27_ir::Body)> = p
+        .modules
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (t27_ir::ModuleId(i as u32), m))
+        .filter(|(id, m)| m.requested && req.mirrored(*id))
+        .flat_map(|(id, m)| {
+            m.items.iter().filter_map(move |item| match item {
+                t27_ir::ItemRef::Test(t) => Some((id, *t)),
+                _ => None,
+            })
+        })
+        .map(|(m, t)| (m, t, lowerer.lower(t).body))
+        .collect();
+    let mut blocks: BTreeMap<t27_ir::ModuleId, Vec<(t27_ir::TestId, &t27_ir::Body)>> =
+        BTreeMap::new();
+    for (m, t, body) in &lowered {
+        blocks.entry(*m).or_default().push((*t, body));
+    }
+    let source = |m: t27_ir::ModuleId| checked.sources.text(p.modules[m.index()].file).to_string();
+    t27_gen::test_files(p, target, layout, &source, &blocks).0
+}
+
 /// Says which modules would share a file in `layout`; true when any would.
 fn report_shared_files(req: &Request, target: t27_gen::Target, layout: t27_gen::Layout) -> bool {
     let c = &req.checked;
@@ -93,14 +125,26 @@ fn header_hash(text: &str) -> Option<&str> {
         .find_map(|l| l.strip_prefix("// Source SHA-256: "))
 }
 
-pub fn generate(
-    target: t27_gen::Target,
-    layout: t27_gen::Layout,
-    paths: &[PathBuf],
-    root: Option<&Path>,
-    out: &Path,
-    check: bool,
-) -> u8 {
+/// What `t27 gen` writes.
+pub struct What {
+    pub target: t27_gen::Target,
+    pub layout: t27_gen::Layout,
+    /// Test files beside the mirrors too.
+    pub tests: bool,
+}
+
+pub fn generate(what: What, paths: &[PathBuf], root: Option<&Path>, out: &Path, check: bool) -> u8 {
+    let What {
+        target,
+        layout,
+        tests,
+    } = what;
+    if tests && target == t27_gen::Target::Rust {
+        eprintln!(
+            "error: `--tests` writes TypeScript and JavaScript test files; for Rust it is not built yet (use `t27 test --host js|ts`, or the engines)"
+        );
+        return EXIT_USAGE;
+    }
     let req = match request(paths, root) {
         Ok(r) => r,
         Err(code) => return code,
@@ -109,7 +153,10 @@ pub fn generate(
         return EXIT_USAGE;
     }
     let skipped = req.report_skipped();
-    let files = expected_files(&req, target, layout, out);
+    let mut files = expected_files(&req, target, layout, out);
+    if tests {
+        files.extend(test_files(&req, target, layout));
+    }
     let mut differences = 0;
     let mut written = 0;
     for (rel, text) in &files {

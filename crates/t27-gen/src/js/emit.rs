@@ -404,8 +404,9 @@ impl<'a> Emitter<'a> {
             let at = self.site(span, Some((l.ty.clone(), r.ty.clone())));
             let (a, b) = (self.raw(l), self.raw(r));
             let test = self.compare(*op, &l.ty, "$l", "$r");
+            let (tl, tr) = (self.annot(&l.ty, true), self.annot(&r.ty, true));
             self.line("{");
-            self.line(&format!("  const $l = {a}, $r = {b};"));
+            self.line(&format!("  const $l{tl} = {a}, $r{tr} = {b};"));
             self.line(&format!(
                 "  if (!({test})) throw new $.T27Fail({at}, $l, $r);"
             ));
@@ -547,7 +548,7 @@ impl<'a> Emitter<'a> {
                 format!("({} || {})", self.raw(l), self.raw(r))
             }
             ExprKind::Binary(op, l, r) if op.is_comparison() => {
-                let (a, b) = (self.raw(l), self.raw(r));
+                let (a, b) = (self.operand(l), self.operand(r));
                 format!("({})", self.compare(*op, &l.ty, &a, &b))
             }
             ExprKind::Binary(op, l, r) => {
@@ -598,6 +599,22 @@ impl<'a> Emitter<'a> {
             ExprKind::Switch(x, arms, default) => self.switch(x, arms, default.as_deref(), &e.ty),
             ExprKind::Undefined => self.zero(&e.ty),
             ExprKind::Error => "undefined".into(),
+        }
+    }
+
+    /// An operand of a comparison. In TypeScript, a literal, a constant or a choice between
+    /// them has a literal type, and comparing two that cannot be equal is a type error
+    /// (TS2367): it is widened to its type.
+    fn operand(&mut self, e: &Expr) -> String {
+        let v = self.raw(e);
+        let literal_typed = matches!(
+            e.kind,
+            ExprKind::Lit(_) | ExprKind::Const(_) | ExprKind::If(..) | ExprKind::Switch(..)
+        );
+        if self.typed && literal_typed {
+            format!("({v} as {})", self.ty(&e.ty, true))
+        } else {
+            v
         }
     }
 

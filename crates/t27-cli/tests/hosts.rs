@@ -1,0 +1,166 @@
+//! The hosts agree with the engines: every fixture of `tests/fixtures/run`, the good specs,
+//! the owner's seeds and the isolation tree, run with `t27 test --host js` and `--host ts`,
+//! give per block the record `t27 test --engine eval` gives (outcome, span, failure values
+//! and the constants they stand for, trap kind, blocker), but for the engine and the time.
+//! So do random programs (`t27-progen`, fixed seeds): the evaluator, the JIT (its agreement
+//! with the evaluator is `tests/differential.rs`), Node on JavaScript and on TypeScript.
+//! One test per fixture and host: `cargo test -p t27-cli --test hosts traps.t27` runs one.
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The pinned TypeScript compiler of `tests/host`, installed with `npm ci` the first time.
+fn tsc() -> Result<PathBuf, String> {
+    static INSTALLED: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    INSTALLED
+        .get_or_init(|| {
+            let host = repo().join("tests/host");
+            let tsc = host.join("node_modules/.bin/tsc");
+            if tsc.exists() {
+                return Ok(tsc);
+            }
+            let out = Command::new("npm")
+                .args(["ci", "--no-audit", "--no-fund", "--prefix"])
+                .arg(&host)
+                .output()
+                .map_err(|e| format!("cannot run npm: {e}"))?;
+            if !out.status.success() || !tsc.exists() {
+                return Err(format!(
+                    "`npm ci --prefix tests/host` failed:\n{}",
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+            Ok(tsc)
+        })
+        .clone()
+}
+
+/// `t27 test PATH --format json ARGS...`: each block's record by `module::name`, without the
+/// fields that say where and how fast it ran.
+fn records(path: &Path, args: &[&str]) -> Result<BTreeMap<String, Value>, Failed> {
+    let out = Command::new(env!("CARGO_BIN_EXE_t27"))
+        .arg("test")
+        .arg(path)
+        .args(["--format", "json", "--timeout", "2"])
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .map_err(|e| format!("t27 runs: {e}"))?;
+    if out.status.code() == Some(3) || out.stdout.is_empty() {
+        return Err(format!(
+            "t27 test {} {args:?} failed:\n{}",
+            path.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+        .into());
+    }
+    let mut blocks = BTreeMap::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let mut v: Value = serde_json::from_str(line).map_err(|e| format!("{e}: {line}"))?;
+        if v["type"] != "block" {
+            continue;
+        }
+        let key = format!("{}::{}::{}", v["file"], v["module"], v["name"]);
+        if let Some(o) = v.as_object_mut() {
+            o.remove("duration_ms");
+            o.remove("engine");
+        }
+        blocks.insert(key, v);
+    }
+    Ok(blocks)
+}
+
+fn agree(path: &Path, host: &str) -> Result<(), Failed> {
+    let expected = records(path, &["--engine", "eval"])?;
+    let tsc = tsc()?;
+    let tsc = tsc.to_string_lossy();
+    let args: Vec<&str> = match host {
+        "ts" => vec!["--host", "ts", "--tsc", &tsc],
+        _ => vec!["--host", host],
+    };
+    let got = records(path, &args)?;
+    if expected.is_empty() {
+        return Err("no blocks ran".into());
+    }
+    for (name, want) in &expected {
+        match got.get(name) {
+            Some(g) if g == want => {}
+            Some(g) => return Err(format!("{name}:\n  eval: {want}\n  {host}: {g}").into()),
+            None => return Err(format!("{name}: the host reported nothing").into()),
+        }
+    }
+    if got.len() != expected.len() {
+        return Err(format!("{} blocks on {host}, {} on eval", got.len(), expected.len()).into());
+    }
+    Ok(())
+}
+
+/// How many random programs each host runs (one `t27 test` over all of them).
+const PROGRAMS: u64 = 150;
+
+/// The random programs of seeds `0..PROGRAMS`, one spec file each, in a fresh folder.
+fn programs() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("t27-host-programs-")
+            .tempdir()
+            .expect("a temporary folder");
+        for seed in 0..PROGRAMS {
+            std::fs::write(
+                dir.path().join(format!("seed{seed}.t27")),
+                t27_progen::program(seed),
+            )
+            .expect("a program");
+        }
+        dir
+    })
+    .path()
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let root = repo();
+    let mut inputs: Vec<PathBuf> = std::fs::read_dir(root.join("tests/fixtures/run"))
+        .expect("tests/fixtures/run")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "t27"))
+        .collect();
+    inputs.sort();
+    inputs.extend(
+        [
+            "tests/fixtures/good/specs",
+            "specs/queen",
+            "tests/fixtures/isolation",
+        ]
+        .map(|p| root.join(p)),
+    );
+    let mut trials = Vec::new();
+    for input in inputs {
+        let name = input
+            .strip_prefix(&root)
+            .unwrap_or(&input)
+            .display()
+            .to_string();
+        for host in ["js", "ts"] {
+            let input = input.clone();
+            trials.push(Trial::test(format!("{host}::{name}"), move || {
+                agree(&input, host)
+            }));
+        }
+    }
+    for host in ["js", "ts"] {
+        trials.push(Trial::test(format!("{host}::random_programs"), move || {
+            agree(programs(), host)
+        }));
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
