@@ -548,7 +548,19 @@ impl<'a> Emitter<'a> {
                 format!("({} || {})", self.raw(l), self.raw(r))
             }
             ExprKind::Binary(op, l, r) if op.is_comparison() => {
-                let (a, b) = (self.operand(l), self.operand(r));
+                // TypeScript narrows a variable compared with a literal type, and rejects a
+                // later comparison the narrowed type cannot meet (TS2367): such operands are
+                // widened to their types.
+                let narrowable = |e: &Expr| {
+                    literal_typed(e)
+                        || matches!(
+                            e.kind,
+                            ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Field(..)
+                        )
+                };
+                let widen_l = self.typed && literal_typed(l) && narrowable(r);
+                let widen_r = self.typed && literal_typed(r) && narrowable(l);
+                let (a, b) = (self.operand(l, widen_l), self.operand(r, widen_r));
                 format!("({})", self.compare(*op, &l.ty, &a, &b))
             }
             ExprKind::Binary(op, l, r) => {
@@ -602,16 +614,10 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// An operand of a comparison. In TypeScript, a literal, a constant or a choice between
-    /// them has a literal type, and comparing two that cannot be equal is a type error
-    /// (TS2367): it is widened to its type.
-    fn operand(&mut self, e: &Expr) -> String {
+    /// An operand of a comparison, `widen`ed to its type (`(3 as number)`).
+    fn operand(&mut self, e: &Expr, widen: bool) -> String {
         let v = self.raw(e);
-        let literal_typed = matches!(
-            e.kind,
-            ExprKind::Lit(_) | ExprKind::Const(_) | ExprKind::If(..) | ExprKind::Switch(..)
-        );
-        if self.typed && literal_typed {
+        if widen {
             format!("({v} as {})", self.ty(&e.ty, true))
         } else {
             v
@@ -813,6 +819,17 @@ impl<'a> Emitter<'a> {
             }
             Ty::Void | Ty::Error => "undefined".into(),
         }
+    }
+}
+
+/// Whether TypeScript may give an expression a literal type: a literal, a constant (the
+/// mirror exports them with their values' types), a choice of such, or a widening of one.
+fn literal_typed(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Lit(_) | ExprKind::Const(_) | ExprKind::If(..) | ExprKind::Switch(..) => true,
+        // A widening is written as its operand.
+        ExprKind::Cast(x) => literal_typed(x),
+        _ => false,
     }
 }
 

@@ -1,5 +1,7 @@
 //! The `.d.ts` declarations of a JavaScript mirror's constants: each value's literal type,
-//! the type TypeScript infers for the same constant in the TypeScript mirror.
+//! the type TypeScript infers for the same constant in the TypeScript mirror (an integer, a
+//! boolean or a text is declared with its literal, `export declare const X = 0;`, so that it
+//! widens as a `const` does).
 
 use crate::names::ts_reserved;
 use crate::ts::safe;
@@ -58,13 +60,21 @@ pub(crate) fn constants(p: &Program, module: &Module) -> String {
         out.push('\n');
         crate::ts::doc(&mut out, &c.decl.doc);
         let name = &c.decl.name;
-        let ty = literal_type(p, v, &c.ty);
+        // A literal initializer, as tsc declares `export const X = 0;`: a type that widens
+        // (`let x = X` is a `number`), like the TypeScript mirror's.
+        let declared = match v {
+            Value::Int(_) | Value::Bool(_) => format!(" = {}", literal_type(p, v, &c.ty)),
+            Value::Str(s) if std::str::from_utf8(s).is_ok() => {
+                format!(" = {}", literal_type(p, v, &c.ty))
+            }
+            _ => format!(": {}", literal_type(p, v, &c.ty)),
+        };
         if ts_reserved(name) {
             out.push_str(&format!(
-                "declare const {name}_: {ty};\nexport {{ {name}_ as {name} }};\n"
+                "declare const {name}_{declared};\nexport {{ {name}_ as {name} }};\n"
             ));
         } else {
-            out.push_str(&format!("export declare const {name}: {ty};\n"));
+            out.push_str(&format!("export declare const {name}{declared};\n"));
         }
     }
     out
