@@ -75,4 +75,4 @@ export declare function bytes(a: ArrayLike<number>): Uint8Array;
 export declare function eq(a: unknown, b: unknown): boolean;
 export declare function contains(s: Uint8Array, t: Uint8Array): boolean;
 export declare function utf8(s: string): Uint8Array;
-export declare function runBlock(block: Block): void;
+export declare function runBlock(block: Block, ms?: number): void;

@@ -293,8 +293,11 @@ export function utf8(s) {
 
 // ---- Test blocks ----------------------------------------------------------------------------
 
-/** Runs a block of a generated test file (`{ id, name, run }`) with no time budget. */
-export function runBlock(block) {
-  start(Infinity);
+/**
+ * Runs a block of a generated test file (`{ id, name, run }`) within a time budget (`ms`,
+ * 10 seconds by default, as `t27 test --timeout`): past it the block throws a T27Timeout.
+ */
+export function runBlock(block, ms = 10000) {
+  start(Date.now() + ms);
   block.run();
 }
