@@ -186,6 +186,88 @@ fn node_host_example(target: &str) -> Result<(), Failed> {
     Ok(())
 }
 
+fn t27(args: &[&str], path: Option<&str>) -> std::process::Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_t27"));
+    cmd.args(args).current_dir(repo());
+    if let Some(p) = path {
+        cmd.env("PATH", p);
+    }
+    cmd.output().expect("t27 runs")
+}
+
+fn expect(ok: bool, what: &str, o: &std::process::Output) -> Result<(), Failed> {
+    if ok {
+        return Ok(());
+    }
+    Err(format!(
+        "{what}: exit {:?}\nstdout: {}\nstderr: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+    .into())
+}
+
+/// A host that is not there is a usage error (exit 3) that says what to install; `--filter`
+/// and `--junit` work on a host as on the engines; `gen rust --tests` says it is not built.
+fn host_usage() -> Result<(), Failed> {
+    let o = t27(
+        &[
+            "test",
+            "specs/queen",
+            "--host",
+            "ts",
+            "--tsc",
+            "/no/such/tsc",
+        ],
+        None,
+    );
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    expect(
+        o.status.code() == Some(3) && err.contains("--tsc PATH"),
+        "no tsc",
+        &o,
+    )?;
+    let o = t27(&["test", "specs/queen", "--host", "js"], Some(""));
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    expect(
+        o.status.code() == Some(3) && err.contains("cannot run `node`"),
+        "no node",
+        &o,
+    )?;
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let junit = dir.path().join("junit.xml");
+    let junit_arg = junit.to_string_lossy().into_owned();
+    let o = t27(
+        &[
+            "test",
+            "specs/queen",
+            "--host",
+            "js",
+            "--filter",
+            "QueenReviewFirst::",
+            "--junit",
+            &junit_arg,
+        ],
+        None,
+    );
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    expect(
+        o.status.success() && out.contains(" passed, 0 failed"),
+        "filter",
+        &o,
+    )?;
+    let xml = std::fs::read_to_string(&junit).map_err(|e| e.to_string())?;
+    let cases = xml.matches("<testcase").count();
+    let ran = out.lines().filter(|l| l.starts_with("PASS")).count();
+    expect(cases == ran && ran > 0, "one JUnit case per block run", &o)?;
+    let o = t27(
+        &["gen", "rust", "specs/queen", "--tests", "--out", &junit_arg],
+        None,
+    );
+    expect(o.status.code() == Some(2), "gen rust --tests", &o)
+}
+
 fn main() {
     let args = Arguments::from_args();
     let root = repo();
@@ -228,5 +310,6 @@ fn main() {
             move || node_host_example(target),
         ));
     }
+    trials.push(Trial::test("host_usage_errors", host_usage));
     libtest_mimic::run(&args, trials).exit();
 }
