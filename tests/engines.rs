@@ -36,6 +36,7 @@ fn line(checked: &Checked, r: &BlockReport) -> String {
             format!("not run: {}", b.describe(&checked.sources))
         }
         BlockResult::NotRun(t27_run::NotRun::NoNativeCode) => "not run: no native code".to_string(),
+        BlockResult::NotRun(t27_run::NotRun::NotOnHost(why)) => format!("not run: {why}"),
         BlockResult::Ran(Outcome::Pass) => "pass".to_string(),
         BlockResult::Ran(Outcome::Timeout) => "timeout".to_string(),
         BlockResult::Ran(Outcome::Trap { kind, span }) => {

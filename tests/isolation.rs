@@ -48,6 +48,7 @@ fn outcomes(checked: &Checked, reports: &[BlockReport]) -> String {
                 )
             }
             BlockResult::NotRun(NotRun::NoNativeCode) => "not run: no native code".to_string(),
+            BlockResult::NotRun(NotRun::NotOnHost(why)) => format!("not run: {why}"),
         };
         out.push_str(&format!("{name}: {what}\n"));
     }

@@ -15,6 +15,7 @@ use t27_ir::{Body, ModuleId, TestId};
 pub enum Host {
     Js,
     Ts,
+    Rust,
 }
 
 impl Host {
@@ -22,6 +23,7 @@ impl Host {
         match self {
             Host::Js => "js",
             Host::Ts => "ts",
+            Host::Rust => "rust",
         }
     }
 }
@@ -67,35 +69,28 @@ pub fn answers(
     for (m, t, body) in &lowered {
         blocks.entry(*m).or_default().push((*t, body));
     }
-    let target = match opts.host {
-        Host::Js => Target::JavaScript,
-        Host::Ts => Target::TypeScript,
-    };
     let source = |m: ModuleId| checked.sources.text(p.modules[m.index()].file).to_string();
-    let (files, sites) = t27_gen::test_files(p, target, Layout::Tree, &source, &blocks);
     let dir = TempDir::new().map_err(HostError::Missing)?;
-    let src = dir.0.join("src");
-    write_all(&src, &files).map_err(HostError::Missing)?;
-    let order: Vec<PathBuf> = files
-        .keys()
-        .filter(|f| f.to_string_lossy().contains(".test."))
-        .cloned()
-        .collect();
-    let (run_dir, tests) = match opts.host {
-        Host::Js => (src.clone(), order),
-        Host::Ts => {
-            let out = dir.0.join("js");
-            compile_ts(opts.tsc.as_deref(), &src, &out, &order)?;
-            let tests = order.iter().map(|f| f.with_extension("js")).collect();
-            std::fs::write(out.join(t27_gen::js::RUNTIME_FILE), t27_gen::js::RUNTIME_JS)
-                .map_err(|e| HostError::Missing(e.to_string()))?;
-            (out, tests)
+    let (output, sites, cannot) = match opts.host {
+        Host::Rust => {
+            let places = t27_gen::Places::new(p, &source);
+            let place = |m: ModuleId, span| places.place(m, span);
+            let (program, sites, cannot) = t27_gen::rust_host_program(p, &blocks, &place);
+            let runs = lowered.len() - cannot.len();
+            let output = if runs == 0 {
+                String::new()
+            } else {
+                let exe = compile_rust(&dir.0, &program)?;
+                run_host(Command::new(exe), &dir.0, timeout, runs)?
+            };
+            (output, sites, cannot)
+        }
+        Host::Js | Host::Ts => {
+            let (output, sites) =
+                run_on_node(p, opts, &dir, &blocks, &source, timeout, lowered.len())?;
+            (output, sites, Vec::new())
         }
     };
-    std::fs::write(run_dir.join("package.json"), "{ \"type\": \"module\" }\n")
-        .and_then(|()| std::fs::write(run_dir.join("runner.mjs"), t27_gen::js::HOST_RUNNER))
-        .map_err(|e| HostError::Missing(e.to_string()))?;
-    let output = run_node(&run_dir, &tests, timeout, lowered.len())?;
     let results = t27_gen::host::read_results(p, &output, &sites).map_err(HostError::Failed)?;
     let mut answers = HashMap::new();
     for r in results {
@@ -111,7 +106,88 @@ pub fn answers(
             }
         }
     }
-    Ok(t27_run::Answers(answers))
+    Ok(t27_run::Answers {
+        outcomes: answers,
+        cannot: cannot.into_iter().collect(),
+    })
+}
+
+/// Writes the test files for Node (compiled by `tsc` for TypeScript) and runs them; what the
+/// runner printed, and the places the files name.
+fn run_on_node(
+    p: &t27_ir::Program,
+    opts: &HostOptions,
+    dir: &TempDir,
+    blocks: &BTreeMap<ModuleId, Vec<(TestId, &Body)>>,
+    source: &dyn Fn(ModuleId) -> String,
+    timeout: Duration,
+    count: usize,
+) -> Result<(String, BTreeMap<String, t27_gen::js::Site>), HostError> {
+    let target = match opts.host {
+        Host::Ts => Target::TypeScript,
+        _ => Target::JavaScript,
+    };
+    let (files, sites) = t27_gen::test_files(p, target, Layout::Tree, source, blocks);
+    let src = dir.0.join("src");
+    write_all(&src, &files).map_err(HostError::Missing)?;
+    let order: Vec<PathBuf> = files
+        .keys()
+        .filter(|f| f.to_string_lossy().contains(".test."))
+        .cloned()
+        .collect();
+    let (run_dir, tests) = match opts.host {
+        Host::Ts => {
+            let out = dir.0.join("js");
+            compile_ts(opts.tsc.as_deref(), &src, &out, &order)?;
+            let tests = order.iter().map(|f| f.with_extension("js")).collect();
+            std::fs::write(out.join(t27_gen::js::RUNTIME_FILE), t27_gen::js::RUNTIME_JS)
+                .map_err(|e| HostError::Missing(e.to_string()))?;
+            (out, tests)
+        }
+        _ => (src.clone(), order),
+    };
+    std::fs::write(run_dir.join("package.json"), "{ \"type\": \"module\" }\n")
+        .and_then(|()| std::fs::write(run_dir.join("runner.mjs"), t27_gen::js::HOST_RUNNER))
+        .map_err(|e| HostError::Missing(e.to_string()))?;
+    let mut node = Command::new("node");
+    // The engines nest calls 10,000 deep before they trap; so must Node's stack.
+    node.arg("--stack-size=7800")
+        .arg("runner.mjs")
+        .arg(timeout.as_millis().to_string())
+        .args(&tests);
+    let output = run_host(node, &run_dir, timeout, count)?;
+    Ok((output, sites))
+}
+
+/// Compiles the Rust host program with `rustc -O`; the executable.
+fn compile_rust(dir: &Path, program: &str) -> Result<PathBuf, HostError> {
+    let main = dir.join("main.rs");
+    std::fs::write(&main, program).map_err(|e| HostError::Missing(e.to_string()))?;
+    let exe = dir.join("blocks");
+    let output = Command::new("rustc")
+        .args([
+            "--edition",
+            "2021",
+            "-O",
+            "--crate-name",
+            "t27_host_blocks",
+            "-o",
+        ])
+        .arg(&exe)
+        .arg(&main)
+        .output()
+        .map_err(|e| {
+            HostError::Missing(format!(
+                "cannot run `rustc` (Rust on the PATH, https://rustup.rs): {e}"
+            ))
+        })?;
+    if !output.status.success() {
+        return Err(HostError::Failed(format!(
+            "rustc rejected the generated Rust:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )));
+    }
+    Ok(exe)
 }
 
 /// A folder of our own under the system's temporary folder, removed when dropped.
@@ -190,27 +266,23 @@ fn compile_ts(
     Ok(())
 }
 
-/// Runs the host runner over the test files, in order; its output. Each block has its own
+/// Runs a host's runner (`cmd`, in `dir`) and returns what it printed. Each block has its own
 /// time budget inside the runner; the process as a whole gets all of them and a minute more.
-fn run_node(
+fn run_host(
+    mut cmd: Command,
     dir: &Path,
-    tests: &[PathBuf],
     timeout: Duration,
     blocks: usize,
 ) -> Result<String, HostError> {
-    let mut child = Command::new("node")
-        // The engines nest calls 10,000 deep before they trap; so must Node's stack.
-        .arg("--stack-size=7800")
-        .arg("runner.mjs")
-        .arg(timeout.as_millis().to_string())
-        .args(tests)
+    let program = cmd.get_program().to_string_lossy().into_owned();
+    let mut child = cmd
         .current_dir(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| {
             HostError::Missing(format!(
-                "cannot run `node` (Node.js 18 or newer on the PATH): {e}"
+                "cannot run `{program}` (for `node`: Node.js 18 or newer on the PATH): {e}"
             ))
         })?;
     let budget = timeout * (blocks as u32).max(1) + Duration::from_secs(60);
@@ -231,9 +303,9 @@ fn run_node(
             Ok(Some(status)) => break status,
             Ok(None) if started.elapsed() > budget => {
                 let _ = child.kill();
-                return Err(HostError::Failed(
-                    "Node.js ran past every block's time budget and was stopped".into(),
-                ));
+                return Err(HostError::Failed(format!(
+                    "`{program}` ran past every block's time budget and was stopped"
+                )));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),
             Err(e) => return Err(HostError::Failed(e.to_string())),
@@ -243,7 +315,7 @@ fn run_node(
     let errors = stderr.join().unwrap_or_default();
     if !status.success() {
         return Err(HostError::Failed(format!(
-            "Node.js failed ({status}):\n{errors}"
+            "`{program}` failed ({status}):\n{errors}"
         )));
     }
     Ok(output)

@@ -72,6 +72,8 @@ pub enum HostArg {
     Js,
     /// Node.js, on the TypeScript mirror compiled by `tsc --strict`.
     Ts,
+    /// Native code from the Rust mirror, compiled by `rustc -O`.
+    Rust,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -147,7 +149,8 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
         /// Run every block on a host, as generated code (`t27 gen --tests`), instead of on an
-        /// engine: `js` (Node.js) or `ts` (compiled with `tsc`, then Node.js).
+        /// engine: `js` (Node.js), `ts` (compiled with `tsc`, then Node.js) or `rust`
+        /// (compiled with `rustc`).
         #[arg(long, value_enum, value_name = "HOST")]
         host: Option<HostArg>,
         /// The TypeScript compiler for `--host ts` (default: `tsc` on the PATH).
@@ -249,6 +252,7 @@ fn main() -> ExitCode {
                 host: match h {
                     HostArg::Js => host::Host::Js,
                     HostArg::Ts => host::Host::Ts,
+                    HostArg::Rust => host::Host::Rust,
                 },
                 tsc,
             });

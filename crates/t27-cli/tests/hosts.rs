@@ -1,9 +1,11 @@
 //! The hosts agree with the engines: every fixture of `tests/fixtures/run`, the good specs,
-//! the owner's seeds and the isolation tree, run with `t27 test --host js` and `--host ts`,
+//! the owner's seeds and the isolation tree, run with `t27 test --host js`, `--host ts` and
+//! `--host rust`,
 //! give per block the record `t27 test --engine eval` gives (outcome, span, failure values
 //! and the constants they stand for, trap kind, blocker), but for the engine and the time.
 //! So do random programs (`t27-progen`, fixed seeds): the evaluator, the JIT (its agreement
-//! with the evaluator is `tests/differential.rs`), Node on JavaScript and on TypeScript.
+//! with the evaluator is `tests/differential.rs`), Node on JavaScript and on TypeScript, and
+//! native code from the Rust mirror.
 //! One test per fixture and host: `cargo test -p t27-cli --test hosts traps.t27` runs one.
 
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -78,6 +80,10 @@ fn records(path: &Path, args: &[&str]) -> Result<BTreeMap<String, Value>, Failed
     Ok(blocks)
 }
 
+/// The blocks the Rust host cannot run (Rust forbids the aliasing they need), by file and
+/// name: it reports each as not run, with why. Any other block must agree.
+const RUST_CANNOT: &[(&str, &str)] = &[("tests/fixtures/run/views.t27", "two_views_of_one_array")];
+
 fn agree(path: &Path, host: &str) -> Result<(), Failed> {
     let expected = records(path, &["--engine", "eval"])?;
     let tsc = tsc()?;
@@ -91,8 +97,13 @@ fn agree(path: &Path, host: &str) -> Result<(), Failed> {
         return Err("no blocks ran".into());
     }
     for (name, want) in &expected {
+        let excused = host == "rust"
+            && RUST_CANNOT.iter().any(|(file, block)| {
+                want["file"].as_str().is_some_and(|f| f.ends_with(file)) && want["name"] == *block
+            });
         match got.get(name) {
             Some(g) if g == want => {}
+            Some(g) if excused && g["outcome"] == "not_run" => {}
             Some(g) => return Err(format!("{name}:\n  eval: {want}\n  {host}: {g}").into()),
             None => return Err(format!("{name}: the host reported nothing").into()),
         }
@@ -292,14 +303,14 @@ fn main() {
             .unwrap_or(&input)
             .display()
             .to_string();
-        for host in ["js", "ts"] {
+        for host in ["js", "ts", "rust"] {
             let input = input.clone();
             trials.push(Trial::test(format!("{host}::{name}"), move || {
                 agree(&input, host)
             }));
         }
     }
-    for host in ["js", "ts"] {
+    for host in ["js", "ts", "rust"] {
         trials.push(Trial::test(format!("{host}::random_programs"), move || {
             agree(programs(), host)
         }));

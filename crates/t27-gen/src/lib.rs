@@ -15,7 +15,9 @@ mod json;
 mod lines;
 mod names;
 mod rust;
+mod rustfn;
 pub use names::rust as rust_name;
+pub use rustfn::rust_host_program;
 mod ts;
 
 pub use json::consts_json;
@@ -25,7 +27,7 @@ pub use rust::{rust_include_file, rust_mod_file, rust_module};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use t27_ir::{Function, ItemRef, Module, ModuleId, Program};
+use t27_ir::{Function, Module, ModuleId, Program};
 
 /// How the files of a mirror are named and placed in the output folder.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -89,7 +91,7 @@ pub fn mirror_files(
                 files.insert(path.with_extension("d.ts"), types);
                 js::js_module(p, id, js::Flavor::JavaScript, &name, &source, &cx)
             }
-            Target::Rust => rust_module(p, id, &name, &source),
+            Target::Rust => rust_module(p, id, &name, &source, &place),
         };
         runtime |= text.contains(js::RUNTIME_FILE);
         named.push(path.clone());
@@ -243,20 +245,8 @@ pub fn shared_paths(p: &Program, target: Target, layout: Layout) -> Vec<(PathBuf
     by_path.into_iter().filter(|(_, ms)| ms.len() > 1).collect()
 }
 
-/// One line per function the mirror leaves out: hosts call the spec's functions through the
-/// test runner, not through these files.
-pub(crate) fn unmirrored_functions(p: &Program, m: &Module) -> Vec<String> {
-    m.items
-        .iter()
-        .filter_map(|i| match i {
-            ItemRef::Fn(f) => Some(&p.functions[f.index()]),
-            _ => None,
-        })
-        .map(|f| format!("// not mirrored: {}", signature(p, f)))
-        .collect()
-}
-
-fn signature(p: &Program, f: &Function) -> String {
+/// A function's signature as the spec writes it: `fn name(a: u32) -> u8`.
+pub(crate) fn signature(p: &Program, f: &Function) -> String {
     let params: Vec<String> = f
         .params
         .iter()

@@ -116,14 +116,21 @@ fn foreign_struct(p: &Program, t: &Ty, m: ModuleId) -> Option<StructId> {
 }
 
 /// The Rust module mirroring module `m` of `p`; `spec_name` and `source` identify the spec.
-pub fn rust_module(p: &Program, m: ModuleId, spec_name: &str, source: &str) -> String {
+/// `place` names a span of a module as a trap in its functions reports it.
+pub fn rust_module(
+    p: &Program,
+    m: ModuleId,
+    spec_name: &str,
+    source: &str,
+    place: &dyn Fn(ModuleId, t27_diag::Span) -> String,
+) -> String {
     let module = &p.modules[m.index()];
     let mut out = crate::header(spec_name, source);
     // No inner attributes or `//!` docs: a host may `include!` the file, where they are
     // not allowed (E0753). A name Rust would warn about carries its own `allow`; unused
     // items are allowed where the module is declared (`mod.rs`, or the host's `include!`).
     out.push_str(&format!(
-        "// The constants of the t27 module `{}`.\n",
+        "// The constants and functions of the t27 module `{}`.\n",
         module.name
     ));
     for item in &module.items {
@@ -190,15 +197,18 @@ pub fn rust_module(p: &Program, m: ModuleId, spec_name: &str, source: &str) -> S
             _ => {}
         }
     }
-    let fns = crate::unmirrored_functions(p, module);
-    if !fns.is_empty() {
-        out.push('\n');
-        for f in fns {
-            out.push_str(&f);
-            out.push('\n');
-        }
-    }
+    out.push_str(&crate::rustfn::mirror_functions(p, m, place));
     out
+}
+
+/// Whether the mirror of module `home` declares constant `c` (`pub const NAME: T`).
+pub(crate) fn mirrors_const(p: &Program, c: &t27_ir::Const, home: ModuleId) -> bool {
+    c.decl.is_pub
+        && c.value.is_some()
+        && foreign_struct(p, &c.ty, home).is_none()
+        && c.value
+            .as_ref()
+            .is_some_and(|v| ty(p, &c.ty, utf8(v), false).is_some())
 }
 
 /// Whether Rust's `non_camel_case_types` lint accepts `name` (it starts upper case and has

@@ -89,8 +89,9 @@ impl<'a> Engines<'a> {
     /// it needs could not be built.
     pub fn run(&mut self, test: TestId, body: &Body) -> Option<(Outcome, Engine)> {
         match self.engine {
-            Engine::Host(_) => match self.answers.0.get(&test) {
+            Engine::Host(_) => match self.answers.outcomes.get(&test) {
                 Some((outcome, _)) => Some((outcome.clone(), self.engine)),
+                None if self.answers.cannot.contains_key(&test) => None,
                 None => {
                     let name = &self.p.tests[test.index()].decl.name;
                     self.error
@@ -114,7 +115,12 @@ impl<'a> Engines<'a> {
 
     /// How long a block took on the host that answered it.
     pub fn answered_duration(&self, test: TestId) -> Option<std::time::Duration> {
-        self.answers.0.get(&test).map(|(_, d)| *d)
+        self.answers.outcomes.get(&test).map(|(_, d)| *d)
+    }
+
+    /// Why the host cannot run a block, when it cannot.
+    pub fn cannot(&self, test: TestId) -> Option<&str> {
+        self.answers.cannot.get(&test).map(String::as_str)
     }
 
     fn machine(&mut self) -> &mut Machine<'a> {

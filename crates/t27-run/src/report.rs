@@ -124,6 +124,7 @@ fn reason(checked: &Checked, why: &NotRun) -> String {
         NotRun::NoNativeCode => {
             "its native code could not be built (the error is above)".to_string()
         }
+        NotRun::NotOnHost(why) => format!("the host cannot run it: {why}"),
     }
 }
 

@@ -67,6 +67,8 @@ pub enum NotRun {
     Blocked(Box<Blocker>),
     /// The native code could not be built (`Summary::engine_error` says why).
     NoNativeCode,
+    /// The host it was to run on cannot run it: why (`Answers::cannot`).
+    NotOnHost(String),
 }
 
 #[derive(Clone, Debug)]
@@ -132,7 +134,11 @@ pub fn run(
 /// [`run_answered`] reports for the blocks that run, on `Engine::Host`. A block that runs
 /// and has none is reported as not run (`NotRun::NoNativeCode`, with `Summary::engine_error`).
 #[derive(Clone, Debug, Default)]
-pub struct Answers(pub std::collections::HashMap<TestId, (Outcome, Duration)>);
+pub struct Answers {
+    pub outcomes: std::collections::HashMap<TestId, (Outcome, Duration)>,
+    /// Blocks the host cannot run, with why: reported as not run.
+    pub cannot: std::collections::HashMap<TestId, String>,
+}
 
 /// [`run`] with the outcomes of the blocks given: which blocks run, why the others do not,
 /// and every report are the runner's own; only the engine is the host's.
@@ -224,6 +230,14 @@ fn run_blocks(
                     let ran = engines.run(t, &lowered.body);
                     watchdog.disarm();
                     match ran {
+                        None if engines.cannot(t).is_some() => (
+                            Result::NotRun(NotRun::NotOnHost(
+                                engines.cannot(t).unwrap_or_default().to_string(),
+                            )),
+                            Duration::ZERO,
+                            None,
+                            ValueNames::default(),
+                        ),
                         Some((o, engine)) => {
                             let took = engines
                                 .answered_duration(t)

@@ -1,6 +1,6 @@
 //! A Rust host of the owner's specs. `build.rs` compiles `specs/queen` with `t27-build`; the
 //! mirrors come in as the modules `queen::dispatch` and `queen::review_first`, with the exact
-//! types and values the spec computes.
+//! types and values the spec computes, and its functions: the host decides with them.
 
 include!(concat!(env!("OUT_DIR"), "/t27/mirrors.rs"));
 
@@ -23,6 +23,29 @@ pub fn state_name(state: u32) -> Option<&'static str> {
         dispatch::S_RELEASED => "released",
         _ => return None,
     })
+}
+
+/// Where a task ends after `events`, from `S_NONE`, by the spec's own `next_state`; `None`
+/// when an event is one the spec refuses.
+pub fn replay(events: &[u32]) -> Option<u32> {
+    let mut state = dispatch::S_NONE;
+    for &event in events {
+        state = dispatch::next_state(state, event);
+        if state == dispatch::ILLEGAL {
+            return None;
+        }
+    }
+    Some(state)
+}
+
+/// Which candidates of a round are admitted while `waiting` dispatches wait in review, by the
+/// spec's own `admits`.
+pub fn admitted(kinds: &[u8], waiting: u32) -> Vec<u8> {
+    kinds
+        .iter()
+        .copied()
+        .filter(|&k| queen::review_first::admits(k, waiting))
+        .collect()
 }
 
 /// What the review valve says when `waiting` dispatches hold the backlog closed.
@@ -50,5 +73,26 @@ mod tests {
         let admit: u8 = queen::review_first::R_ADMIT;
         assert_eq!((max, admit), (0, 0));
         assert!(refusal(3).starts_with("3 dispatches wait in review"));
+    }
+
+    #[test]
+    fn the_host_decides_with_the_specs_functions() {
+        use queen::review_first::admission;
+        use queen::review_first::{KIND_ASSIGNED, KIND_BACKLOG, KIND_REWORK, R_REVIEW_FIRST};
+        assert_eq!(admission(KIND_BACKLOG, 29), R_REVIEW_FIRST);
+        assert_eq!(
+            admitted(&[KIND_BACKLOG, KIND_REWORK, KIND_ASSIGNED], 29),
+            [KIND_REWORK, KIND_ASSIGNED]
+        );
+        assert_eq!(admitted(&[KIND_BACKLOG], 0), [KIND_BACKLOG]);
+        let (start, end, accept) = (
+            dispatch::E_START,
+            dispatch::E_END,
+            dispatch::E_VERDICT_ACCEPT,
+        );
+        assert_eq!(replay(&[start, end, accept]), Some(dispatch::S_ACCEPT));
+        assert_eq!(replay(&[start, start]), None);
+        let claim = dispatch::claim_of(true, dispatch::V_EMPTY, dispatch::EMPTY_FLOOR_MS, 0, 0);
+        assert_eq!(claim, dispatch::C_FAILED);
     }
 }

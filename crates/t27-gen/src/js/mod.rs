@@ -393,6 +393,11 @@ fn bytes_literal(bytes: &[u8]) -> String {
     }
 }
 
+/// Whether a value of type `t` holds a string anywhere.
+pub(crate) fn holds_str(p: &Program, t: &t27_ir::Ty) -> bool {
+    emit::contains_str(p, t)
+}
+
 /// A doc comment as JSDoc.
 pub(crate) fn doc(out: &mut String, doc: &Option<String>) {
     ts::doc(out, doc);

@@ -1,0 +1,806 @@
+//! Function and block bodies as Rust, with the engines' meaning (`t27-eval` is the
+//! reference): every integer operation checked through the embedded runtime (`t27_rt`), which
+//! panics as the engines trap, naming the same span. Values are Rust values (arrays, tuples
+//! and structs copy or clone); a `[]u8` view is a `&mut [u8]` of the caller's array; module
+//! `var`s are thread-locals. Rust evaluates an assignment's value before its place, so the
+//! indexes of a place are computed into temporaries first, as the spec orders them.
+
+use crate::js::Site;
+use crate::names;
+use std::collections::BTreeMap;
+use t27_diag::Span;
+use t27_ir::*;
+
+pub(crate) struct Emitter<'a> {
+    pub p: &'a Program,
+    /// The module whose file this is: its functions keep their names.
+    pub home: ModuleId,
+    /// In a mirror: the home module's public constants are read by their names (the mirror
+    /// declares them above the functions).
+    pub named_consts: bool,
+    pub place: &'a dyn Fn(ModuleId, Span) -> String,
+    pub sites: BTreeMap<String, Site>,
+    module: ModuleId,
+    locals: Vec<String>,
+    local_types: Vec<(Ty, bool)>,
+    temps: usize,
+    /// The number of each enclosing loop: `'loopN` breaks it, `'bodyN` continues it.
+    loops: Vec<usize>,
+    /// The module `var`s the views among a call's arguments show.
+    view_globals: Vec<u32>,
+    indent: usize,
+    pub out: String,
+}
+
+fn aggregate_or_str(ty: &Ty) -> bool {
+    matches!(ty, Ty::Array(..) | Ty::Tuple(_) | Ty::Struct(_) | Ty::Str)
+}
+
+impl<'a> Emitter<'a> {
+    pub fn new(
+        p: &'a Program,
+        home: ModuleId,
+        place: &'a dyn Fn(ModuleId, Span) -> String,
+    ) -> Emitter<'a> {
+        Emitter {
+            p,
+            home,
+            named_consts: false,
+            place,
+            sites: BTreeMap::new(),
+            module: ModuleId(0),
+            locals: Vec::new(),
+            local_types: Vec::new(),
+            temps: 0,
+            loops: Vec::new(),
+            view_globals: Vec::new(),
+            indent: 0,
+            out: String::new(),
+        }
+    }
+
+    pub fn ty(&self, t: &Ty) -> String {
+        match t {
+            Ty::Int(i) => i.name().into(),
+            Ty::UntypedInt => "i128".into(),
+            Ty::Bool => "bool".into(),
+            Ty::F64 => "f64".into(),
+            Ty::Str => "t27_rt::Str".into(),
+            Ty::MutSlice => "&mut [u8]".into(),
+            Ty::Void => "()".into(),
+            Ty::Array(e, n) => format!("[{}; {n}]", self.ty(e)),
+            Ty::Tuple(ts) => {
+                let parts: Vec<String> = ts.iter().map(|t| self.ty(t)).collect();
+                format!("({},)", parts.join(", "))
+            }
+            Ty::Struct(id) => names::rust(&self.p.structs[id.index()].decl.name),
+            Ty::Error => "()".into(),
+        }
+    }
+
+    fn at(&mut self, span: Span) -> String {
+        self.site(span, None)
+    }
+
+    fn site(&mut self, span: Span, sides: Option<(Ty, Ty)>) -> String {
+        let at = (self.place)(self.module, span);
+        self.sites.insert(
+            at.clone(),
+            Site {
+                module: self.module,
+                span,
+                sides,
+            },
+        );
+        format!("{at:?}")
+    }
+
+    /// A name for a temporary that no local of the spec has (theirs never start with `__`).
+    fn temp(&mut self, base: &str) -> String {
+        self.temps += 1;
+        format!("__{base}{}", self.temps)
+    }
+
+    fn start_body(&mut self, body: &Body) {
+        let mut seen = std::collections::HashSet::new();
+        self.locals = body
+            .locals
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let name = names::rust(&l.name);
+                let name =
+                    if seen.contains(&name) || name.starts_with("r#") || name.starts_with("__") {
+                        format!("{}_{i}", l.name)
+                    } else {
+                        name
+                    };
+                seen.insert(name.clone());
+                name
+            })
+            .collect();
+        self.local_types = body
+            .locals
+            .iter()
+            .map(|l| (l.ty.clone(), l.mutable))
+            .collect();
+    }
+
+    // ---- Declarations -----------------------------------------------------------------------
+
+    /// A function of the mirror: `pub` when the spec's is.
+    pub fn function(&mut self, id: FnId, name: &str) {
+        let f = &self.p.functions[id.index()];
+        self.module = f.decl.module;
+        self.start_body(&f.body);
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .map(|l| {
+                let ty = &f.body.locals[l.index()].ty;
+                format!("{}: {}", self.locals[l.index()], self.ty(ty))
+            })
+            .collect();
+        let ret = match f.ret {
+            Ty::Void => String::new(),
+            ref t => format!(" -> {}", self.ty(t)),
+        };
+        let vis = if f.decl.is_pub && f.decl.module == self.module {
+            "pub "
+        } else {
+            ""
+        };
+        self.out.push_str(ALLOW);
+        self.out
+            .push_str(&format!("{vis}fn {name}({}){ret} {{\n", params.join(", ")));
+        self.indent = 1;
+        self.block_stmts(&f.body.block);
+        let returns = matches!(
+            f.body.block.stmts.last().map(|s| &s.kind),
+            Some(StmtKind::Return(_))
+        );
+        if f.ret != Ty::Void && !returns {
+            // Every path returns (the checker proved it); Rust wants the end unreachable.
+            self.line("#[allow(unreachable_code)]");
+            self.line("{ unreachable!() }");
+        }
+        self.indent = 0;
+        self.out.push_str("}\n");
+    }
+
+    /// A test or invariant block as a function `name`.
+    pub fn block(&mut self, module: ModuleId, body: &Body, name: &str) {
+        self.module = module;
+        self.start_body(body);
+        self.out.push_str(ALLOW);
+        self.out.push_str(&format!("pub fn {name}() {{\n"));
+        self.indent = 1;
+        self.block_stmts(&body.block);
+        self.indent = 0;
+        self.out.push_str("}\n");
+    }
+
+    // ---- Statements -------------------------------------------------------------------------
+
+    fn line(&mut self, s: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    fn block_stmts(&mut self, b: &Block) {
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn nested(&mut self, open: &str, b: &Block) {
+        self.line(open);
+        self.indent += 1;
+        self.block_stmts(b);
+        self.indent -= 1;
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Let { local, init } => {
+                let (ty, mutable) = self.local_types[local.index()].clone();
+                let value = match init.kind {
+                    ExprKind::Undefined => self.zero(&ty),
+                    _ => self.expr(init),
+                };
+                let m = if mutable { "mut " } else { "" };
+                let text = format!(
+                    "let {m}{}: {} = {value};",
+                    self.locals[local.index()],
+                    self.ty(&ty)
+                );
+                self.line(&text);
+            }
+            StmtKind::LetTuple { locals, init } => {
+                let names: Vec<String> = locals
+                    .iter()
+                    .map(|l| {
+                        let m = if self.local_types[l.index()].1 {
+                            "mut "
+                        } else {
+                            ""
+                        };
+                        format!("{m}{}", self.locals[l.index()])
+                    })
+                    .collect();
+                let value = self.expr(init);
+                self.line(&format!("let ({},) = {value};", names.join(", ")));
+            }
+            StmtKind::Assign { place, op, value } => self.assign(place, *op, value),
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let c = self.expr(cond);
+                self.nested(&format!("if {c} {{"), then);
+                if !otherwise.stmts.is_empty() {
+                    self.nested("} else {", otherwise);
+                }
+                self.line("}");
+            }
+            StmtKind::While { cond, body, step } => {
+                // `continue` runs the step: the body is a labelled block it breaks out of.
+                self.temps += 1;
+                let n = self.temps;
+                self.line(&format!("'loop{n}: loop {{"));
+                self.indent += 1;
+                self.line("t27_rt::tick();");
+                let c = self.expr(cond);
+                self.line(&format!("if !({c}) {{ break; }}"));
+                self.loops.push(n);
+                self.nested(&format!("'body{n}: {{"), body);
+                self.line("}");
+                self.loops.pop();
+                self.block_stmts(step);
+                self.indent -= 1;
+                self.line("}");
+            }
+            StmtKind::Break => {
+                let n = self.loops.last().copied().unwrap_or_default();
+                self.line(&format!("break 'loop{n};"));
+            }
+            StmtKind::Continue => {
+                let n = self.loops.last().copied().unwrap_or_default();
+                self.line(&format!("break 'body{n};"));
+            }
+            StmtKind::Return(None) => self.line("return;"),
+            StmtKind::Return(Some(e)) => {
+                let v = self.expr(e);
+                self.line(&format!("return {v};"));
+            }
+            StmtKind::Assert { cond, .. } => self.assert(cond, s.span),
+            StmtKind::Expr(e) => {
+                let v = self.expr(e);
+                self.line(&format!("let _ = {v};"));
+            }
+            StmtKind::Block(b) => {
+                self.nested("{", b);
+                self.line("}");
+            }
+        }
+    }
+
+    /// `assert a and b` is `assert a; assert b;`, so that a report shows the comparison that
+    /// failed, with both its sides, as the engines do.
+    fn assert(&mut self, cond: &Expr, span: Span) {
+        if let ExprKind::Binary(BinOp::And, l, r) = &cond.kind {
+            self.assert(l, span);
+            self.assert(r, span);
+            return;
+        }
+        if let ExprKind::Binary(op, l, r) = &cond.kind
+            && op.is_comparison()
+        {
+            let at = self.site(span, Some((l.ty.clone(), r.ty.clone())));
+            let (a, b) = (self.expr(l), self.expr(r));
+            let (tl, tr) = (self.ty(&l.ty), self.ty(&r.ty));
+            let (x, y) = (self.temp("l"), self.temp("r"));
+            let test = compare(*op, &l.ty, &x, &y);
+            self.line("{");
+            self.line(&format!("    let {x}: {tl} = {a};"));
+            self.line(&format!("    let {y}: {tr} = {b};"));
+            self.line(&format!(
+                "    if !({test}) {{ t27_rt::fail({at}, Some((t27_rt::Show::show(&{x}), t27_rt::Show::show(&{y})))); }}"
+            ));
+            self.line("}");
+            return;
+        }
+        let at = self.site(span, None);
+        let c = self.expr(cond);
+        self.line(&format!("if !({c}) {{ t27_rt::fail({at}, None); }}"));
+    }
+
+    /// A store: the place's indexes first (outermost first), then the value, then the store,
+    /// reading the place again for `op=`.
+    fn assign(&mut self, place: &Expr, op: Option<BinOp>, value: &Expr) {
+        self.line("{");
+        self.indent += 1;
+        let (root, path) = self.place_path(place);
+        let v = self.expr(value);
+        let vt = self.temp("v");
+        self.line(&format!("let {vt} = {v};"));
+        let target = |root: &str| format!("{root}{path}");
+        let store = |me: &mut Self, target: &str| match op {
+            None => vt.clone(),
+            Some(op) => me.arith(op, &place.ty, target, &vt, place.span),
+        };
+        match root {
+            Root::Local(name) => {
+                let t = target(&name);
+                let result = store(self, &t);
+                self.line(&format!("{t} = {result};"));
+            }
+            Root::Global(g) => {
+                let t = target("(*__g)");
+                let result = store(self, &t);
+                self.line(&format!("G{g}.with_borrow_mut(|__g| {t} = {result});"));
+            }
+        }
+        self.indent -= 1;
+        self.line("}");
+    }
+
+    /// A place's root variable and the path below it (`[i0].field`), its indexes computed
+    /// into temporaries `i0`, `i1`, ... now.
+    fn place_path(&mut self, place: &Expr) -> (Root, String) {
+        match &place.kind {
+            ExprKind::Local(id) => (Root::Local(self.locals[id.index()].clone()), String::new()),
+            ExprKind::Global(id) => (Root::Global(id.0), String::new()),
+            ExprKind::Field(base, i) => {
+                let (root, path) = self.place_path(base);
+                (root, format!("{path}{}", self.field(&base.ty, *i)))
+            }
+            ExprKind::Index(base, index) => {
+                let (root, path) = self.place_path(base);
+                let n = match (&base.ty, &root) {
+                    (Ty::Array(_, n), _) => n.to_string(),
+                    (_, Root::Local(name)) => format!("{name}{path}.len()"),
+                    (_, Root::Global(_)) => "0".into(),
+                };
+                let i = self.expr(index);
+                let at = self.at(index.span);
+                let t = self.temp("i");
+                self.line(&format!("let {t} = t27_rt::idx(({i}) as i128, {n}, {at});"));
+                (root, format!("{path}[{t}]"))
+            }
+            _ => (Root::Local("_".into()), String::new()),
+        }
+    }
+
+    // ---- Expressions ------------------------------------------------------------------------
+
+    /// An expression's value: a string or aggregate read from a variable, a constant or an
+    /// element is cloned (it is a value of its own).
+    fn expr(&mut self, e: &Expr) -> String {
+        let v = self.raw(e);
+        // (An element read by `raw` is already a clone.)
+        let read = matches!(e.kind, ExprKind::Local(_) | ExprKind::Field(..));
+        if read && aggregate_or_str(&e.ty) {
+            format!("{v}.clone()")
+        } else {
+            v
+        }
+    }
+
+    fn raw(&mut self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Lit(v) => self.literal(v, &e.ty),
+            ExprKind::Const(id) => {
+                let c = &self.p.consts[id.index()];
+                let named = self.named_consts
+                    && c.decl.module == self.home
+                    && c.decl.is_pub
+                    && crate::rust::mirrors_const(self.p, c, self.home);
+                match &c.value {
+                    Some(Value::Str(_)) if named => {
+                        format!("t27_rt::s({}.as_ref())", names::rust(&c.decl.name))
+                    }
+                    _ if named && !crate::js::holds_str(self.p, &c.ty) => names::rust(&c.decl.name),
+                    Some(v) => self.literal(v, &c.ty),
+                    None => self.zero(&c.ty),
+                }
+            }
+            ExprKind::Global(id) => format!("G{}.with_borrow(|g| g.clone())", id.0),
+            ExprKind::Local(id) => self.locals[id.index()].clone(),
+            ExprKind::Call(f, args) => {
+                // The arguments first, in order; then the call is counted. A view of a
+                // module `var` borrows it around the call (`why_not` makes sure a call takes
+                // no two views of one variable).
+                let mut binds = String::new();
+                let mut names = Vec::new();
+                let mut viewed = Vec::new();
+                for a in args {
+                    let borrowed = std::mem::take(&mut self.view_globals);
+                    let v = match a.kind {
+                        // A view passed on: a reborrow of it.
+                        ExprKind::Local(id) if a.ty == Ty::MutSlice => {
+                            format!("&mut *{}", self.locals[id.index()])
+                        }
+                        _ => self.expr(a),
+                    };
+                    let globals = std::mem::replace(&mut self.view_globals, borrowed);
+                    // A view is taken at the call, after the other arguments (which may read
+                    // what it shows): Rust allows no other use of a borrowed array.
+                    if matches!(a.kind, ExprKind::View(_)) || a.ty == Ty::MutSlice {
+                        viewed.extend(globals);
+                        names.push(v);
+                    } else {
+                        let t = self.temp("a");
+                        binds.push_str(&format!("let {t} = {v}; "));
+                        names.push(t);
+                    }
+                }
+                let callee = &self.p.functions[f.index()];
+                let name = fn_name(self.p, self.home, *f);
+                let enter = if callee.body.block.makes_calls() {
+                    let at = self.at(e.span);
+                    format!("let {} = t27_rt::enter({at}); ", self.temp("depth"))
+                } else {
+                    String::new()
+                };
+                let mut call = format!("{name}({})", names.join(", "));
+                for g in viewed.iter().rev() {
+                    call = format!("G{g}.with_borrow_mut(|__g{g}| {call})");
+                }
+                format!("{{ {binds}{enter}{call} }}")
+            }
+            ExprKind::Len(x) => {
+                let t = self.ty(&e.ty);
+                match &x.ty {
+                    Ty::Array(_, n) => format!("({n} as {t})"),
+                    _ => format!("({}.len() as {t})", self.raw(x)),
+                }
+            }
+            ExprKind::Contains(s, t) => {
+                format!("t27_rt::contains(&{}, &{})", self.raw(s), self.raw(t))
+            }
+            ExprKind::Unary(UnOp::Not, x) => format!("!{}", self.raw(x)),
+            ExprKind::Unary(UnOp::Neg, x) => {
+                let v = self.raw(x);
+                match e.ty {
+                    Ty::Int(_) => {
+                        let at = self.at(e.span);
+                        format!("t27_rt::ck(({v}).checked_neg(), {at})")
+                    }
+                    _ => format!("(-{v})"),
+                }
+            }
+            ExprKind::Binary(BinOp::And, l, r) => {
+                format!("({} && {})", self.raw(l), self.raw(r))
+            }
+            ExprKind::Binary(BinOp::Or, l, r) => {
+                format!("({} || {})", self.raw(l), self.raw(r))
+            }
+            ExprKind::Binary(op, l, r) if op.is_comparison() => {
+                let (a, b) = (self.raw(l), self.raw(r));
+                format!("({})", compare(*op, &l.ty, &a, &b))
+            }
+            ExprKind::Binary(op, l, r) => {
+                let (a, b) = (self.raw(l), self.raw(r));
+                // Both operands are evaluated before the operation, left first.
+                let (ta, tb) = (self.ty(&l.ty), self.ty(&r.ty));
+                let (x, y) = (self.temp("x"), self.temp("y"));
+                let body = self.arith(*op, &l.ty, &x, &y, e.span);
+                format!("{{ let {x}: {ta} = {a}; let {y}: {tb} = {b}; {body} }}")
+            }
+            ExprKind::Cast(x) => self.cast(x, &e.ty, e.span),
+            ExprKind::Index(base, index) => {
+                let b = self.raw(base);
+                let (bt, it) = (self.temp("b"), self.temp("i"));
+                let n = match &base.ty {
+                    Ty::Array(_, n) => n.to_string(),
+                    _ => format!("{bt}.len()"),
+                };
+                let i = self.expr(index);
+                let at = self.at(index.span);
+                let clone = if aggregate_or_str(&e.ty) {
+                    ".clone()"
+                } else {
+                    ""
+                };
+                format!(
+                    "{{ let {bt} = &{b}; let {it} = t27_rt::idx(({i}) as i128, {n}, {at}); {bt}[{it}]{clone} }}"
+                )
+            }
+            ExprKind::Field(x, i) => {
+                let b = self.raw(x);
+                format!("({b}){}", self.field(&x.ty, *i))
+            }
+            ExprKind::Array(xs) => {
+                let items: Vec<String> = xs.iter().map(|x| self.expr(x)).collect();
+                format!("[{}]", items.join(", "))
+            }
+            ExprKind::Tuple(xs) => {
+                let items: Vec<String> = xs.iter().map(|x| self.expr(x)).collect();
+                format!("({},)", items.join(", "))
+            }
+            ExprKind::Struct(xs) => {
+                let Ty::Struct(id) = &e.ty else {
+                    return "()".into();
+                };
+                let s = &self.p.structs[id.index()];
+                let items: Vec<String> = xs
+                    .iter()
+                    .zip(&s.fields)
+                    .map(|(x, f)| format!("{}: {}", names::rust(&f.name), self.expr(x)))
+                    .collect();
+                format!("{} {{ {} }}", names::rust(&s.decl.name), items.join(", "))
+            }
+            ExprKind::AddrOf(x) => format!("t27_rt::Str::from(&{}[..])", self.raw(x)),
+            ExprKind::View(x) => {
+                let (root, path) = self.view_path(x);
+                format!("&mut {root}{path}")
+            }
+            ExprKind::If(c, a, b) => {
+                format!(
+                    "(if {} {{ {} }} else {{ {} }})",
+                    self.raw(c),
+                    self.expr(a),
+                    self.expr(b)
+                )
+            }
+            ExprKind::Switch(x, arms, default) => {
+                let v = self.raw(x);
+                let w = self.temp("w");
+                let mut text = format!("{{ let {w}: {} = {v}; ", self.ty(&x.ty));
+                for (i, arm) in arms.iter().enumerate() {
+                    let tests: Vec<String> = arm
+                        .patterns
+                        .iter()
+                        .map(|p| {
+                            let lit = self.literal(p, &x.ty);
+                            compare(BinOp::Eq, &x.ty, &w, &lit)
+                        })
+                        .collect();
+                    let value = self.expr(&arm.value);
+                    let keyword = if i == 0 { "if" } else { "else if" };
+                    text.push_str(&format!("{keyword} {} {{ {value} }} ", tests.join(" || ")));
+                }
+                let d = match default {
+                    Some(d) => self.expr(d),
+                    None => self.zero(&e.ty),
+                };
+                if arms.is_empty() {
+                    text.push_str(&format!("{d} }}"));
+                } else {
+                    text.push_str(&format!("else {{ {d} }} }}"));
+                }
+                text
+            }
+            ExprKind::Undefined => self.zero(&e.ty),
+            ExprKind::Error => "()".into(),
+        }
+    }
+
+    /// The place of a view, with its indexes checked; a module `var` is borrowed around the
+    /// call the view is passed to (`view_globals`).
+    fn view_path(&mut self, place: &Expr) -> (String, String) {
+        match &place.kind {
+            ExprKind::Local(id) => (self.locals[id.index()].clone(), String::new()),
+            ExprKind::Global(id) => {
+                self.view_globals.push(id.0);
+                (format!("(*__g{})", id.0), String::new())
+            }
+            ExprKind::Field(base, i) => {
+                let (root, path) = self.view_path(base);
+                (root, format!("{path}{}", self.field(&base.ty, *i)))
+            }
+            ExprKind::Index(base, index) => {
+                let (root, path) = self.view_path(base);
+                let n = match &base.ty {
+                    Ty::Array(_, n) => n.to_string(),
+                    _ => format!("{root}{path}.len()"),
+                };
+                let i = self.expr(index);
+                let at = self.at(index.span);
+                (
+                    root,
+                    format!("{path}[t27_rt::idx(({i}) as i128, {n}, {at})]"),
+                )
+            }
+            _ => ("_".into(), String::new()),
+        }
+    }
+
+    fn field(&self, ty: &Ty, i: u32) -> String {
+        match ty {
+            Ty::Struct(id) => format!(
+                ".{}",
+                names::rust(&self.p.structs[id.index()].fields[i as usize].name)
+            ),
+            _ => format!(".{i}"),
+        }
+    }
+
+    /// An arithmetic, bitwise or shift operator on `a` and `b` (already evaluated, of type
+    /// `ty`; for shifts, the left operand's), checked as the engines check it.
+    fn arith(&mut self, op: BinOp, ty: &Ty, a: &str, b: &str, span: Span) -> String {
+        let Ty::Int(t) = ty else {
+            return format!("({a} {} {b})", op.symbol());
+        };
+        let at = self.at(span);
+        let name = t.name();
+        match op {
+            BinOp::Add => format!("t27_rt::ck({a}.checked_add({b}), {at})"),
+            BinOp::Sub => format!("t27_rt::ck({a}.checked_sub({b}), {at})"),
+            BinOp::Mul => format!("t27_rt::ck({a}.checked_mul({b}), {at})"),
+            BinOp::Div => format!("t27_rt::div({a}.checked_div({b}), {b} == 0, {at})"),
+            BinOp::Rem => format!("t27_rt::rem({a}.checked_rem({b}), {b} == 0, {at})"),
+            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => format!("({a} {} {b})", op.symbol()),
+            BinOp::Shl => format!(
+                "t27_rt::fit::<{name}>(({a} as i128) << t27_rt::shift({b} as i128, {}, {at}), t27_rt::OVERFLOW, {at})",
+                t.bits()
+            ),
+            BinOp::Shr => format!(
+                "((({a} as i128) >> t27_rt::shift({b} as i128, {}, {at})) as {name})",
+                t.bits()
+            ),
+            _ => a.to_string(),
+        }
+    }
+
+    fn cast(&mut self, x: &Expr, to: &Ty, span: Span) -> String {
+        let v = self.raw(x);
+        match (&x.ty, to) {
+            (Ty::MutSlice, _) => format!("t27_rt::Str::from(&{v}[..])"),
+            (Ty::Int(from), Ty::Int(t)) if from == t => v,
+            (Ty::Int(from), Ty::Int(t)) if from.widens_to(*t) => format!("(({v}) as {})", t.name()),
+            (Ty::Int(_) | Ty::UntypedInt, Ty::Int(t)) => {
+                let at = self.at(span);
+                format!(
+                    "t27_rt::fit::<{}>(({v}) as i128, t27_rt::LOSSY_CAST, {at})",
+                    t.name()
+                )
+            }
+            (Ty::Int(_) | Ty::UntypedInt, Ty::F64) => format!("(({v}) as f64)"),
+            (Ty::F64, Ty::Int(t)) => {
+                let at = self.at(span);
+                let (lo, end) = (t.min(), t.max() + 1);
+                format!("t27_rt::ftoi::<{}>({v}, {lo}.0, {end}.0, {at})", t.name())
+            }
+            _ => v,
+        }
+    }
+
+    // ---- Values -----------------------------------------------------------------------------
+
+    pub fn literal(&mut self, v: &Value, ty: &Ty) -> String {
+        match (v, ty) {
+            (Value::Int(i), Ty::Int(t)) => int_literal(i, Some(*t)),
+            (Value::Int(i), _) => int_literal(i, None),
+            (Value::Bool(b), _) => b.to_string(),
+            (Value::F64(x), _) => f64_literal(*x),
+            (Value::Str(s), _) => format!("t27_rt::s({})", byte_string(s)),
+            (Value::Array(xs), Ty::Array(e, _)) => {
+                let items: Vec<String> = xs.iter().map(|x| self.literal(x, e)).collect();
+                format!("[{}]", items.join(", "))
+            }
+            (Value::Tuple(xs), Ty::Tuple(ts)) => {
+                let items: Vec<String> =
+                    xs.iter().zip(ts).map(|(x, t)| self.literal(x, t)).collect();
+                format!("({},)", items.join(", "))
+            }
+            (Value::Struct(xs), Ty::Struct(id)) => {
+                let s = &self.p.structs[id.index()];
+                let items: Vec<String> = xs
+                    .iter()
+                    .zip(&s.fields)
+                    .map(|(x, f)| format!("{}: {}", names::rust(&f.name), self.literal(x, &f.ty)))
+                    .collect();
+                format!("{} {{ {} }}", names::rust(&s.decl.name), items.join(", "))
+            }
+            _ => "()".into(),
+        }
+    }
+
+    /// The value `undefined` and zeroed memory stand for.
+    pub fn zero(&mut self, ty: &Ty) -> String {
+        match ty {
+            Ty::Int(t) => format!("0{}", t.name()),
+            Ty::UntypedInt => "0".into(),
+            Ty::Bool => "false".into(),
+            Ty::F64 => "0.0".into(),
+            Ty::Str => "t27_rt::s(b\"\")".into(),
+            Ty::MutSlice | Ty::Void | Ty::Error => "()".into(),
+            Ty::Array(e, n) if crate::js::holds_str(self.p, e) => {
+                format!("std::array::from_fn::<_, {n}, _>(|_| {})", self.zero(e))
+            }
+            Ty::Array(e, n) => format!("[{}; {n}]", self.zero(e)),
+            Ty::Tuple(ts) => {
+                let items: Vec<String> = ts.iter().map(|t| self.zero(t)).collect();
+                format!("({},)", items.join(", "))
+            }
+            Ty::Struct(id) => {
+                let s = &self.p.structs[id.index()];
+                let fields = s.fields.clone();
+                let name = names::rust(&s.decl.name);
+                let items: Vec<String> = fields
+                    .iter()
+                    .map(|f| format!("{}: {}", names::rust(&f.name), self.zero(&f.ty)))
+                    .collect();
+                format!("{name} {{ {} }}", items.join(", "))
+            }
+        }
+    }
+}
+
+pub(crate) enum Root {
+    Local(String),
+    Global(u32),
+}
+
+/// The Rust name a function has in a file of module `home`: its own for the module's
+/// functions, `Module__name` for what another module contributes.
+pub(crate) fn fn_name(p: &Program, home: ModuleId, f: FnId) -> String {
+    let func = &p.functions[f.index()];
+    if func.decl.module == home {
+        names::rust(&func.decl.name)
+    } else {
+        format!(
+            "{}__{}",
+            p.modules[func.decl.module.index()].name,
+            func.decl.name
+        )
+    }
+}
+
+/// An integer literal of its type: `(5u8)`, `(-128i8)`.
+fn int_literal(i: &num_bigint::BigInt, t: Option<IntTy>) -> String {
+    match t {
+        Some(t) => format!("({i}{})", t.name()),
+        None => format!("({i}i128)"),
+    }
+}
+
+fn compare(op: BinOp, ty: &Ty, a: &str, b: &str) -> String {
+    let ordered = matches!(ty, Ty::Int(_) | Ty::UntypedInt | Ty::F64);
+    match op {
+        BinOp::Eq => format!("{a} == {b}"),
+        BinOp::Ne => format!("{a} != {b}"),
+        _ if !ordered => "false".into(),
+        _ => format!("{a} {} {b}", op.symbol()),
+    }
+}
+
+/// A byte string literal: printable ASCII as it is, every other byte escaped.
+fn byte_string(bytes: &[u8]) -> String {
+    let mut out = String::from("b\"");
+    for &b in bytes {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            0x20..=0x7e => out.push(b as char),
+            _ => out.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn f64_literal(x: f64) -> String {
+    if x.is_nan() {
+        "f64::NAN".into()
+    } else if x.is_infinite() {
+        if x > 0.0 {
+            "f64::INFINITY"
+        } else {
+            "f64::NEG_INFINITY"
+        }
+        .into()
+    } else {
+        format!("({x:?}f64)")
+    }
+}
+
+/// What every generated function allows: the generator writes parentheses, `mut`s, labels and
+/// clones uniformly, and names locals as the spec does.
+const ALLOW: &str = "#[allow(unused_parens, unused_mut, unused_variables, unused_assignments, unused_labels, unused_braces, unreachable_code, non_snake_case, clippy::all)]\n";

@@ -1,0 +1,357 @@
+//! The functions of the Rust mirrors, and the program `t27 test --host rust` compiles: every
+//! block that would run, with the code it reaches, and a `main` that runs them in order and
+//! prints what each ended in (as `js::HOST_RUNNER` does for Node).
+//!
+//! Not every function can be written in safe Rust with the spec's meaning yet: a struct that
+//! holds a string (the mirror's structs hold `&'static str`), two views of one array in one
+//! call (Rust forbids the aliasing), and in a mirror a struct of another module. Such a
+//! function is listed in the mirror as not mirrored, with why; such a block is not run on the
+//! Rust host, with why.
+
+mod emit;
+
+use crate::js::Site;
+use emit::{Emitter, fn_name};
+use std::collections::{BTreeMap, BTreeSet};
+use t27_diag::Span;
+use t27_ir::*;
+
+/// The runtime each Rust mirror with functions embeds as `mod t27_rt`.
+const RUNTIME_RS: &str = include_str!("t27_rt.rs");
+/// The `main` of the host program.
+const HOST_MAIN: &str = include_str!("runner.rs");
+
+/// Why a body cannot be written in Rust yet, if it cannot; `mirror` adds what a mirror file
+/// cannot hold (a struct of another module than `home`).
+fn why_not(p: &Program, body: &Body, home: ModuleId, mirror: bool) -> Option<String> {
+    let mut why = None;
+    let check_ty = |t: &Ty, why: &mut Option<String>| {
+        t.for_each_struct(&mut |s| {
+            let st = &p.structs[s.index()];
+            if mirror && st.fields.iter().any(|f| crate::js::holds_str(p, &f.ty)) {
+                why.get_or_insert(format!("the struct `{}` holds a string", st.decl.name));
+            }
+            if mirror && st.decl.module != home {
+                why.get_or_insert(format!(
+                    "it uses the struct `{}` of another module",
+                    st.decl.name
+                ));
+            }
+        });
+    };
+    for l in &body.locals {
+        check_ty(&l.ty, &mut why);
+    }
+    walk_block(&body.block, &mut |e| {
+        check_ty(&e.ty, &mut why);
+        if let ExprKind::Call(_, args) = &e.kind {
+            let roots: Vec<Option<(bool, u32)>> = args.iter().map(view_root).collect();
+            let viewed: Vec<(bool, u32)> = roots.iter().flatten().copied().collect();
+            let mut seen = BTreeSet::new();
+            for r in &viewed {
+                if !seen.insert(*r) {
+                    why.get_or_insert("it passes two views of one array to one call".into());
+                }
+            }
+            for (a, root) in args.iter().zip(&roots) {
+                if root.is_none() && viewed.iter().any(|r| reads(a, *r)) {
+                    why.get_or_insert("it passes an array and a view of it to one call".into());
+                }
+            }
+        }
+    });
+    why
+}
+
+/// The variable a `&place` view argument shows: (is a module `var`, its id).
+fn view_root(e: &Expr) -> Option<(bool, u32)> {
+    fn root(e: &Expr) -> Option<(bool, u32)> {
+        match &e.kind {
+            ExprKind::Local(id) => Some((false, id.0)),
+            ExprKind::Global(id) => Some((true, id.0)),
+            ExprKind::Index(b, _) | ExprKind::Field(b, _) => root(b),
+            _ => None,
+        }
+    }
+    match &e.kind {
+        ExprKind::View(place) => root(place),
+        _ => None,
+    }
+}
+
+fn reads(e: &Expr, root: (bool, u32)) -> bool {
+    let here = match &e.kind {
+        ExprKind::Local(id) => (false, id.0) == root,
+        ExprKind::Global(id) => (true, id.0) == root,
+        _ => false,
+    };
+    let mut found = here;
+    e.for_each_child(&mut |x| found = found || reads(x, root));
+    found
+}
+
+fn walk_block(b: &Block, f: &mut dyn FnMut(&Expr)) {
+    for s in &b.stmts {
+        s.for_each_part(&mut |part| match part {
+            Part::Expr(e) => walk_expr(e, f),
+            Part::Block(b) => walk_block(b, f),
+        });
+    }
+}
+
+fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    e.for_each_child(&mut |x| walk_expr(x, f));
+}
+
+/// The functions a body reaches, each once, and the module `var`s and structs they and the
+/// body use.
+#[derive(Default)]
+struct Reached {
+    functions: BTreeSet<FnId>,
+    globals: BTreeSet<u32>,
+    structs: BTreeSet<u32>,
+}
+
+impl Reached {
+    fn add(&mut self, p: &Program, body: &Body) {
+        let mut work = Vec::new();
+        let note = |r: ItemRef, this: &mut Reached, work: &mut Vec<FnId>| match r {
+            ItemRef::Fn(f) if this.functions.insert(f) => work.push(f),
+            ItemRef::Global(g) => {
+                this.globals.insert(g.0);
+            }
+            ItemRef::Struct(s) => {
+                this.structs.insert(s.0);
+            }
+            _ => {}
+        };
+        body.for_each_reference(&mut |r| note(r, self, &mut work));
+        while let Some(f) = work.pop() {
+            let func = &p.functions[f.index()];
+            func.ret.for_each_struct(&mut |s| {
+                self.structs.insert(s.0);
+            });
+            func.body
+                .for_each_reference(&mut |r| note(r, self, &mut work));
+        }
+    }
+
+    /// Why the reached code cannot be written in Rust, if it cannot.
+    fn why_not(&self, p: &Program, home: ModuleId, mirror: bool) -> Option<String> {
+        self.functions.iter().find_map(|f| {
+            let func = &p.functions[f.index()];
+            why_not(p, &func.body, home, mirror).map(|why| {
+                if func.decl.module == home {
+                    format!("`{}`: {why}", func.decl.name)
+                } else {
+                    format!(
+                        "`{}::{}`: {why}",
+                        p.modules[func.decl.module.index()].name,
+                        func.decl.name
+                    )
+                }
+            })
+        })
+    }
+}
+
+/// The functions of module `m` for its Rust mirror (after its constants and structs): the
+/// runtime, the module `var`s and private structs they use, and each function that can be
+/// written in Rust (`pub` when the spec's is; what it calls in other modules private); a
+/// comment for each other, with why.
+pub(crate) fn mirror_functions(
+    p: &Program,
+    m: ModuleId,
+    place: &dyn Fn(ModuleId, Span) -> String,
+) -> String {
+    let module = &p.modules[m.index()];
+    let mut reached = Reached::default();
+    let mut skipped = Vec::new();
+    for item in &module.items {
+        let ItemRef::Fn(f) = item else { continue };
+        let func = &p.functions[f.index()];
+        let mut one = Reached::default();
+        one.functions.insert(*f);
+        one.add(p, &func.body);
+        match one.why_not(p, m, true) {
+            None => {
+                reached.functions.extend(one.functions);
+                reached.globals.extend(one.globals);
+                reached.structs.extend(one.structs);
+            }
+            Some(why) => skipped.push(format!(
+                "// not mirrored: {} ({why}; not written in Rust yet)\n",
+                crate::signature(p, func)
+            )),
+        }
+    }
+    let mut out = String::new();
+    if !reached.functions.is_empty() {
+        let mut e = Emitter::new(p, m, place);
+        e.named_consts = true;
+        out.push_str("\n// The functions, with the engines' meaning: a trap panics with its kind and place.\n");
+        out.push_str(&runtime());
+        structs(
+            &mut e,
+            &reached,
+            |s| s.decl.module == m && !s.decl.is_pub,
+            false,
+        );
+        globals(&mut e, &reached);
+        for f in &reached.functions {
+            e.out.push('\n');
+            if p.functions[f.index()].decl.module == m {
+                doc(&mut e.out, &p.functions[f.index()].decl.doc);
+            }
+            e.function(*f, &fn_name(p, m, *f));
+        }
+        out.push_str(&e.out);
+    }
+    if !skipped.is_empty() {
+        out.push('\n');
+        out.push_str(&skipped.concat());
+    }
+    out
+}
+
+fn doc(out: &mut String, doc: &Option<String>) {
+    if let Some(d) = doc {
+        for line in d.lines() {
+            let pad = if line.is_empty() { "" } else { " " };
+            out.push_str(&format!("///{pad}{line}\n"));
+        }
+    }
+}
+
+fn runtime() -> String {
+    let mut out = String::from("#[allow(dead_code, clippy::all)]\nmod t27_rt {\n");
+    for line in RUNTIME_RS.lines() {
+        if line.is_empty() {
+            out.push('\n');
+        } else {
+            out.push_str("    ");
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// Struct definitions for the reached structs `which` says to define (`show`: with the
+/// `Show` the host program prints failure values with).
+fn structs(e: &mut Emitter, reached: &Reached, which: impl Fn(&Struct) -> bool, show: bool) {
+    let p = e.p;
+    for s in &reached.structs {
+        let st = &p.structs[*s as usize];
+        if !which(st) {
+            continue;
+        }
+        let name = crate::names::rust(&st.decl.name);
+        let fields: String = st
+            .fields
+            .iter()
+            .map(|f| {
+                format!(
+                    "    pub {}: {},\n",
+                    crate::names::rust(&f.name),
+                    e.ty(&f.ty)
+                )
+            })
+            .collect();
+        let copy = if crate::js::holds_str(p, &Ty::Struct(StructId(*s))) {
+            ""
+        } else {
+            " Copy,"
+        };
+        e.out.push_str(&format!(
+            "\n#[allow(non_camel_case_types, dead_code)]\n#[derive(Debug, Clone,{copy} PartialEq)]\npub struct {name} {{\n{fields}}}\n"
+        ));
+        if show {
+            let parts: Vec<String> = st
+                .fields
+                .iter()
+                .map(|f| format!("t27_rt::Show::show(&self.{})", crate::names::rust(&f.name)))
+                .collect();
+            e.out.push_str(&format!(
+                "impl t27_rt::Show for {name} {{\n    fn show(&self) -> String {{\n        t27_rt::parts(&[{}])\n    }}\n}}\n",
+                parts.join(", ")
+            ));
+        }
+    }
+}
+
+/// The module `var`s, each a thread-local starting at its initial value.
+fn globals(e: &mut Emitter, reached: &Reached) {
+    let p = e.p;
+    for g in &reached.globals {
+        let v = &p.globals[*g as usize];
+        let init = match &v.value {
+            Some(x) => e.literal(x, &v.ty),
+            None => e.zero(&v.ty),
+        };
+        let ty = e.ty(&v.ty);
+        e.out.push_str(&format!(
+            "\nthread_local! {{\n    // var {}\n    static G{g}: std::cell::RefCell<{ty}> = std::cell::RefCell::new({init});\n}}\n",
+            v.decl.name
+        ));
+    }
+}
+
+/// The host program for `blocks` (per module, lowered), the places its traps and asserts
+/// name, and the blocks it leaves out with why.
+pub fn rust_host_program(
+    p: &Program,
+    blocks: &BTreeMap<ModuleId, Vec<(TestId, &Body)>>,
+    place: &dyn Fn(ModuleId, Span) -> String,
+) -> (String, BTreeMap<String, Site>, Vec<(TestId, String)>) {
+    let mut out = String::from(
+        "// The t27 host program of `t27 test --host rust`. Generated by t27. DO NOT EDIT.\n",
+    );
+    out.push_str(&runtime());
+    let mut sites = BTreeMap::new();
+    let mut left_out = Vec::new();
+    let mut all = Vec::new();
+    for (m, blocks) in blocks {
+        let mut reached = Reached::default();
+        let mut runnable = Vec::new();
+        for (t, body) in blocks {
+            let mut one = Reached::default();
+            one.add(p, body);
+            let why = why_not(p, body, *m, false).or_else(|| one.why_not(p, *m, false));
+            match why {
+                Some(why) => left_out.push((*t, why)),
+                None => {
+                    reached.functions.extend(one.functions);
+                    reached.globals.extend(one.globals);
+                    reached.structs.extend(one.structs);
+                    runnable.push((*t, *body));
+                }
+            }
+        }
+        let mut e = Emitter::new(p, *m, place);
+        structs(&mut e, &reached, |_| true, true);
+        globals(&mut e, &reached);
+        for f in &reached.functions {
+            e.out.push('\n');
+            e.function(*f, &fn_name(p, *m, *f));
+        }
+        for (t, body) in &runnable {
+            e.out.push('\n');
+            e.block(*m, body, &format!("block{}", t.0));
+            all.push(format!("(m{}::block{}, {})", m.0, t.0, t.0));
+        }
+        out.push_str(&format!(
+            "\n#[allow(dead_code)]\nmod m{} {{\nuse super::t27_rt;\n{}}}\n",
+            m.0, e.out
+        ));
+        sites.extend(e.sites);
+    }
+    out.push_str(&format!(
+        "\n/// Every block, in order, with its id.\nconst BLOCKS: &[(fn(), u32)] = &[{}];\n\n",
+        all.join(", ")
+    ));
+    out.push_str(HOST_MAIN);
+    (out, sites, left_out)
+}
