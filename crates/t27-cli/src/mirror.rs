@@ -139,12 +139,6 @@ pub fn generate(what: What, paths: &[PathBuf], root: Option<&Path>, out: &Path, 
         layout,
         tests,
     } = what;
-    if tests && target == t27_gen::Target::Rust {
-        eprintln!(
-            "error: `--tests` writes TypeScript and JavaScript test files; for Rust it is not built yet (use `t27 test --host js|ts`, or the engines)"
-        );
-        return EXIT_USAGE;
-    }
     let req = match request(paths, root) {
         Ok(r) => r,
         Err(code) => return code,

@@ -220,7 +220,7 @@ fn expect(ok: bool, what: &str, o: &std::process::Output) -> Result<(), Failed> 
 }
 
 /// A host that is not there is a usage error (exit 3) that says what to install; `--filter`
-/// and `--junit` work on a host as on the engines; `gen rust --tests` says it is not built.
+/// and `--junit` work on a host as on the engines.
 fn host_usage() -> Result<(), Failed> {
     let o = t27(
         &[
@@ -271,12 +271,33 @@ fn host_usage() -> Result<(), Failed> {
     let xml = std::fs::read_to_string(&junit).map_err(|e| e.to_string())?;
     let cases = xml.matches("<testcase").count();
     let ran = out.lines().filter(|l| l.starts_with("PASS")).count();
-    expect(cases == ran && ran > 0, "one JUnit case per block run", &o)?;
-    let o = t27(
-        &["gen", "rust", "specs/queen", "--tests", "--out", &junit_arg],
-        None,
-    );
-    expect(o.status.code() == Some(2), "gen rust --tests", &o)
+    expect(cases == ran && ran > 0, "one JUnit case per block run", &o)
+}
+
+/// `t27 gen rust --tests`: the blocks as `#[test]`s of the mirror, which `rustc --test -D
+/// warnings` compiles; the seeds' and the good specs' all pass, and a spec with failing blocks
+/// fails (its module `var`s carry over, so its blocks are one test, in order).
+fn rust_tests(spec: &'static str, passes: bool) -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let out = dir.path().join("gen");
+    let out_arg = out.to_string_lossy().into_owned();
+    let o = t27(&["gen", "rust", spec, "--tests", "--out", &out_arg], None);
+    expect(o.status.success(), "gen rust --tests", &o)?;
+    let lib = dir.path().join("lib.rs");
+    std::fs::write(&lib, "#[path = \"gen/mod.rs\"]\nmod generated;\n")
+        .map_err(|e| e.to_string())?;
+    let exe = dir.path().join("tests");
+    let o = Command::new("rustc")
+        .args(["--edition", "2021", "--test", "-D", "warnings", "-o"])
+        .arg(&exe)
+        .arg(&lib)
+        .output()
+        .map_err(|e| e.to_string())?;
+    expect(o.status.success(), "rustc --test", &o)?;
+    let o = Command::new(&exe).output().map_err(|e| e.to_string())?;
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    expect(o.status.success() == passes, "the tests' outcome", &o)?;
+    expect(out.contains(" passed;"), "tests ran", &o)
 }
 
 fn main() {
@@ -322,5 +343,14 @@ fn main() {
         ));
     }
     trials.push(Trial::test("host_usage_errors", host_usage));
+    for (spec, passes) in [
+        ("specs/queen", true),
+        ("tests/fixtures/good/specs", true),
+        ("tests/fixtures/run/failures.t27", false),
+    ] {
+        trials.push(Trial::test(format!("rust::gen_tests::{spec}"), move || {
+            rust_tests(spec, passes)
+        }));
+    }
     libtest_mimic::run(&args, trials).exit();
 }

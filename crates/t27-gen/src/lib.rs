@@ -91,7 +91,7 @@ pub fn mirror_files(
                 files.insert(path.with_extension("d.ts"), types);
                 js::js_module(p, id, js::Flavor::JavaScript, &name, &source, &cx)
             }
-            Target::Rust => rust_module(p, id, &name, &source, &place),
+            Target::Rust => rust_module(p, id, &name, &source, &place, &[]),
         };
         runtime |= text.contains(js::RUNTIME_FILE);
         named.push(path.clone());
@@ -137,7 +137,8 @@ pub fn mirror_files(
 
 /// The test files of the requested modules in `blocks` (each with its blocks, lowered),
 /// beside their mirrors (`queen/dispatch.test.ts`, flat `queen-dispatch.gen.test.ts`), and
-/// the places their traps and asserts name. TypeScript and JavaScript only.
+/// the places their traps and asserts name. In Rust, the tests are a `#[cfg(test)]` module
+/// of the mirror (they use its private functions): the files are the mirrors themselves.
 pub fn test_files(
     p: &Program,
     target: Target,
@@ -152,6 +153,14 @@ pub fn test_files(
     let places = Places::new(p, source);
     let place = |m: ModuleId, span| places.place(m, span);
     let (mut files, mut sites) = (BTreeMap::new(), BTreeMap::new());
+    if target == Target::Rust {
+        for (m, blocks) in blocks {
+            let module = &p.modules[m.index()];
+            let text = rust_module(p, *m, &spec_name(module), &source(*m), &place, blocks);
+            files.insert(mirror_path(module, target, layout), text);
+        }
+        return (files, sites);
+    }
     for (m, blocks) in blocks {
         let module = &p.modules[m.index()];
         let path = mirror_path(module, target, layout);

@@ -116,13 +116,15 @@ fn foreign_struct(p: &Program, t: &Ty, m: ModuleId) -> Option<StructId> {
 }
 
 /// The Rust module mirroring module `m` of `p`; `spec_name` and `source` identify the spec.
-/// `place` names a span of a module as a trap in its functions reports it.
+/// `place` names a span of a module as a trap in its functions reports it; `tests` are the
+/// blocks to write as `#[test]`s (`t27 gen rust --tests`), lowered.
 pub fn rust_module(
     p: &Program,
     m: ModuleId,
     spec_name: &str,
     source: &str,
     place: &dyn Fn(ModuleId, t27_diag::Span) -> String,
+    tests: &[(t27_ir::TestId, &t27_ir::Body)],
 ) -> String {
     let module = &p.modules[m.index()];
     let mut out = crate::header(spec_name, source);
@@ -197,7 +199,7 @@ pub fn rust_module(
             _ => {}
         }
     }
-    out.push_str(&crate::rustfn::mirror_functions(p, m, place));
+    out.push_str(&crate::rustfn::mirror_functions(p, m, place, tests));
     out
 }
 

@@ -160,10 +160,14 @@ impl Reached {
 /// runtime, the module `var`s and private structs they use, and each function that can be
 /// written in Rust (`pub` when the spec's is; what it calls in other modules private); a
 /// comment for each other, with why.
+///
+/// With `tests` (the module's blocks, lowered), they follow as `#[test]`s in a `#[cfg(test)]`
+/// module, with what they reach.
 pub(crate) fn mirror_functions(
     p: &Program,
     m: ModuleId,
     place: &dyn Fn(ModuleId, Span) -> String,
+    tests: &[(TestId, &Body)],
 ) -> String {
     let module = &p.modules[m.index()];
     let mut reached = Reached::default();
@@ -186,8 +190,26 @@ pub(crate) fn mirror_functions(
             )),
         }
     }
+    let mut tested = Vec::new();
+    for (t, body) in tests {
+        let mut one = Reached::default();
+        one.add(p, body);
+        let why = why_not(p, body, m, true).or_else(|| one.why_not(p, m, true));
+        let name = &p.tests[t.index()].decl.name;
+        match why {
+            None => {
+                reached.functions.extend(one.functions);
+                reached.globals.extend(one.globals);
+                reached.structs.extend(one.structs);
+                tested.push((*t, *body));
+            }
+            Some(why) => skipped.push(format!(
+                "// not tested here: {name} ({why}; not written in Rust yet)\n"
+            )),
+        }
+    }
     let mut out = String::new();
-    if !reached.functions.is_empty() {
+    if !reached.functions.is_empty() || !tested.is_empty() {
         let mut e = Emitter::new(p, m, place);
         e.named_consts = true;
         out.push_str("\n// The functions, with the engines' meaning: a trap panics with its kind and place.\n");
@@ -206,6 +228,9 @@ pub(crate) fn mirror_functions(
             }
             e.function(*f, &fn_name(p, m, *f));
         }
+        if !tested.is_empty() {
+            test_module(&mut e, &reached, &tested);
+        }
         out.push_str(&e.out);
     }
     if !skipped.is_empty() {
@@ -213,6 +238,63 @@ pub(crate) fn mirror_functions(
         out.push_str(&skipped.concat());
     }
     out
+}
+
+/// The blocks as `#[test]`s. Tests run on threads of their own, where module `var`s start
+/// again: a module whose blocks use its `var`s gets one test that runs them in order (as the
+/// engines do), reporting each block that fails; others get one test a block.
+fn test_module(e: &mut Emitter, reached: &Reached, tested: &[(TestId, &Body)]) {
+    let p = e.p;
+    let mut code = std::mem::take(&mut e.out);
+    code.push_str("\n#[cfg(test)]\nmod t27_tests {\n    use super::*;\n");
+    for s in &reached.structs {
+        let st = &p.structs[*s as usize];
+        let parts: Vec<String> = st
+            .fields
+            .iter()
+            .map(|f| format!("t27_rt::Show::show(&self.{})", crate::names::rust(&f.name)))
+            .collect();
+        code.push_str(&format!(
+            "    impl t27_rt::Show for {} {{\n        fn show(&self) -> String {{\n            t27_rt::parts(&[{}])\n        }}\n    }}\n",
+            crate::names::rust(&st.decl.name),
+            parts.join(", ")
+        ));
+    }
+    let names: Vec<String> = tested
+        .iter()
+        .map(|(t, _)| crate::names::rust(&p.tests[t.index()].decl.name))
+        .collect();
+    for ((t, body), name) in tested.iter().zip(&names) {
+        e.out.clear();
+        e.block(
+            p.tests[t.index()].decl.module,
+            body,
+            &format!("block_{}", name.trim_start_matches("r#")),
+        );
+        code.push('\n');
+        code.push_str(&e.out);
+    }
+    let budget =
+        "t27_rt::start(Some(std::time::Instant::now() + std::time::Duration::from_secs(10)));";
+    if reached.globals.is_empty() {
+        for name in &names {
+            let bare = name.trim_start_matches("r#");
+            code.push_str(&format!(
+                "\n    #[test]\n    fn {name}() {{\n        {budget}\n        block_{bare}();\n    }}\n"
+            ));
+        }
+    } else {
+        let list: Vec<String> = names
+            .iter()
+            .map(|n| format!("({n:?}, block_{} as fn())", n.trim_start_matches("r#")))
+            .collect();
+        code.push_str(&format!(
+            "\n    /// The module's `var`s carry over from block to block, as on the engines.\n    #[test]\n    fn blocks_in_order() {{\n        let mut failed = Vec::new();\n        for (name, block) in [{}] {{\n            {budget}\n            if std::panic::catch_unwind(block).is_err() {{\n                failed.push(name);\n            }}\n        }}\n        assert!(failed.is_empty(), \"blocks that failed: {{failed:?}}\");\n    }}\n",
+            list.join(", ")
+        ));
+    }
+    code.push_str("}\n");
+    e.out = code;
 }
 
 fn doc(out: &mut String, doc: &Option<String>) {
@@ -293,7 +375,7 @@ fn globals(e: &mut Emitter, reached: &Reached) {
         };
         let ty = e.ty(&v.ty);
         e.out.push_str(&format!(
-            "\nthread_local! {{\n    // var {}\n    static G{g}: std::cell::RefCell<{ty}> = std::cell::RefCell::new({init});\n}}\n",
+            "\nthread_local! {{\n    // var {}\n    #[allow(unused_parens)]\n    static G{g}: std::cell::RefCell<{ty}> = std::cell::RefCell::new({init});\n}}\n",
             v.decl.name
         ));
     }

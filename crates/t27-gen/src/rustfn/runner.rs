@@ -53,15 +53,6 @@ fn json(s: &str) -> String {
 }
 
 fn outcome(payload: Box<dyn std::any::Any + Send>) -> String {
-    if let Some(f) = payload.downcast_ref::<t27_rt::Fail>() {
-        return match &f.sides {
-            Some((l, r)) => format!(
-                "\"outcome\":\"fail\",\"at\":{},\"left\":{l},\"right\":{r}",
-                json(f.at)
-            ),
-            None => format!("\"outcome\":\"fail\",\"at\":{}", json(f.at)),
-        };
-    }
     if payload.downcast_ref::<t27_rt::Timeout>().is_some() {
         return "\"outcome\":\"timeout\"".to_string();
     }
@@ -70,6 +61,15 @@ fn outcome(payload: Box<dyn std::any::Any + Send>) -> String {
         .cloned()
         .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
         .unwrap_or_default();
+    if let Some(rest) = message.strip_prefix("assert failed at ") {
+        return match rest.split_once("; left ") {
+            Some((at, sides)) => {
+                let (l, r) = sides.split_once("; right ").unwrap_or((sides, "null"));
+                format!("\"outcome\":\"fail\",\"at\":{},\"left\":{l},\"right\":{r}", json(at))
+            }
+            None => format!("\"outcome\":\"fail\",\"at\":{}", json(rest)),
+        };
+    }
     for (kind, describe) in KINDS {
         if let Some(at) = message
             .strip_prefix(describe)
