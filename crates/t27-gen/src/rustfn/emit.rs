@@ -137,8 +137,13 @@ impl<'a> Emitter<'a> {
             .params
             .iter()
             .map(|l| {
-                let ty = &f.body.locals[l.index()].ty;
-                format!("{}: {}", self.locals[l.index()], self.ty(ty))
+                // A string argument may be any bytes: a mirrored `&str` constant, a `String`,
+                // a `t27_rt::Str`.
+                let ty = match &f.body.locals[l.index()].ty {
+                    Ty::Str => "impl AsRef<[u8]>".to_string(),
+                    ty => self.ty(ty),
+                };
+                format!("{}: {ty}", self.locals[l.index()])
             })
             .collect();
         let ret = match f.ret {
@@ -154,6 +159,14 @@ impl<'a> Emitter<'a> {
         self.out
             .push_str(&format!("{vis}fn {name}({}){ret} {{\n", params.join(", ")));
         self.indent = 1;
+        for l in &f.params {
+            if f.body.locals[l.index()].ty == Ty::Str {
+                let name = self.locals[l.index()].clone();
+                self.line(&format!(
+                    "let {name}: t27_rt::Str = t27_rt::s({name}.as_ref());"
+                ));
+            }
+        }
         self.block_stmts(&f.body.block);
         let returns = matches!(
             f.body.block.stmts.last().map(|s| &s.kind),
