@@ -66,7 +66,8 @@ impl<'a> Emitter<'a> {
             Ty::Bool => "bool".into(),
             Ty::F64 => "f64".into(),
             Ty::Str => "t27_rt::Str".into(),
-            Ty::MutSlice => "&mut [u8]".into(),
+            // A view: cells, so that two views of one array may be passed together.
+            Ty::MutSlice => "&[std::cell::Cell<u8>]".into(),
             Ty::Void => "()".into(),
             Ty::Array(e, n) => format!("[{}; {n}]", self.ty(e)),
             Ty::Tuple(ts) => {
@@ -150,7 +151,7 @@ impl<'a> Emitter<'a> {
             Ty::Void => String::new(),
             ref t => format!(" -> {}", self.ty(t)),
         };
-        let vis = if f.decl.is_pub && f.decl.module == self.module {
+        let vis = if f.decl.is_pub && f.decl.module == self.home && !super::takes_views(f) {
             "pub "
         } else {
             ""
@@ -179,6 +180,44 @@ impl<'a> Emitter<'a> {
         }
         self.indent = 0;
         self.out.push_str("}\n");
+    }
+
+    /// The host's entry to a public function that takes views: `&mut [u8]` for each, as cells.
+    pub fn view_wrapper(&mut self, id: FnId) {
+        let f = &self.p.functions[id.index()];
+        let mut params = Vec::new();
+        let mut args = Vec::new();
+        for l in &f.params {
+            let name = &self.locals[l.index()];
+            match &f.body.locals[l.index()].ty {
+                Ty::MutSlice => {
+                    params.push(format!("{name}: &mut [u8]"));
+                    args.push(format!(
+                        "std::cell::Cell::from_mut({name}).as_slice_of_cells()"
+                    ));
+                }
+                Ty::Str => {
+                    params.push(format!("{name}: impl AsRef<[u8]>"));
+                    args.push(name.clone());
+                }
+                ty => {
+                    params.push(format!("{name}: {}", self.ty(ty)));
+                    args.push(name.clone());
+                }
+            }
+        }
+        let ret = match f.ret {
+            Ty::Void => String::new(),
+            ref t => format!(" -> {}", self.ty(t)),
+        };
+        self.out.push_str(&format!(
+            "\n/// `{}` for a host: each view is the host's own `&mut [u8]`.\n{ALLOW}pub fn {}({}){ret} {{\n    {}({})\n}}\n",
+            f.decl.name,
+            names::rust(&f.decl.name),
+            params.join(", "),
+            fn_name(self.p, self.home, id),
+            args.join(", ")
+        ));
     }
 
     /// A test or invariant block as a function `name`.
@@ -346,7 +385,14 @@ impl<'a> Emitter<'a> {
             None => vt.clone(),
             Some(op) => me.arith(op, &place.ty, target, &vt, place.span),
         };
+        let through_view =
+            matches!(&place.kind, ExprKind::Index(base, _) if base.ty == Ty::MutSlice);
         match root {
+            Root::Local(name) if through_view => {
+                let t = target(&name);
+                let result = store(self, &format!("{t}.get()"));
+                self.line(&format!("{t}.set({result});"));
+            }
             Root::Local(name) => {
                 let t = target(&name);
                 let result = store(self, &t);
@@ -431,20 +477,25 @@ impl<'a> Emitter<'a> {
                 let mut binds = String::new();
                 let mut names = Vec::new();
                 let mut viewed = Vec::new();
+                let mut views: Vec<(String, String)> = Vec::new();
                 for a in args {
                     let borrowed = std::mem::take(&mut self.view_globals);
-                    let v = match a.kind {
-                        // A view passed on: a reborrow of it.
-                        ExprKind::Local(id) if a.ty == Ty::MutSlice => {
-                            format!("&mut *{}", self.locals[id.index()])
-                        }
-                        _ => self.expr(a),
-                    };
+                    let v = self.raw(a);
                     let globals = std::mem::replace(&mut self.view_globals, borrowed);
                     // A view is taken at the call, after the other arguments (which may read
                     // what it shows): Rust allows no other use of a borrowed array.
-                    if matches!(a.kind, ExprKind::View(_)) || a.ty == Ty::MutSlice {
+                    if matches!(a.kind, ExprKind::View(_)) {
+                        // One view of a place, however many times the call passes it.
                         viewed.extend(globals);
+                        match views.iter().position(|(text, _)| *text == v) {
+                            Some(k) => names.push(views[k].1.clone()),
+                            None => {
+                                let t = self.temp("view");
+                                views.push((v, t.clone()));
+                                names.push(t);
+                            }
+                        }
+                    } else if a.ty == Ty::MutSlice {
                         names.push(v);
                     } else {
                         let t = self.temp("a");
@@ -460,7 +511,13 @@ impl<'a> Emitter<'a> {
                 } else {
                     String::new()
                 };
-                let mut call = format!("{name}({})", names.join(", "));
+                let made: String = views
+                    .iter()
+                    .map(|(v, t)| format!("let {t} = {v}; "))
+                    .collect();
+                let mut call = format!("{{ {made}{name}({}) }}", names.join(", "));
+                viewed.sort_unstable();
+                viewed.dedup();
                 for g in viewed.iter().rev() {
                     call = format!("G{g}.with_borrow_mut(|__g{g}| {call})");
                 }
@@ -517,6 +574,8 @@ impl<'a> Emitter<'a> {
                 let at = self.at(index.span);
                 let clone = if aggregate_or_str(&e.ty) {
                     ".clone()"
+                } else if base.ty == Ty::MutSlice {
+                    ".get()"
                 } else {
                     ""
                 };
@@ -551,7 +610,7 @@ impl<'a> Emitter<'a> {
             ExprKind::AddrOf(x) => format!("t27_rt::Str::from(&{}[..])", self.raw(x)),
             ExprKind::View(x) => {
                 let (root, path) = self.view_path(x);
-                format!("&mut {root}{path}")
+                format!("std::cell::Cell::from_mut(&mut {root}{path}[..]).as_slice_of_cells()")
             }
             ExprKind::If(c, a, b) => {
                 format!(
@@ -664,7 +723,7 @@ impl<'a> Emitter<'a> {
     fn cast(&mut self, x: &Expr, to: &Ty, span: Span) -> String {
         let v = self.raw(x);
         match (&x.ty, to) {
-            (Ty::MutSlice, _) => format!("t27_rt::Str::from(&{v}[..])"),
+            (Ty::MutSlice, _) => format!("t27_rt::bytes_of({v})"),
             (Ty::Int(from), Ty::Int(t)) if from == t => v,
             (Ty::Int(from), Ty::Int(t)) if from.widens_to(*t) => format!("(({v}) as {})", t.name()),
             (Ty::Int(_) | Ty::UntypedInt, Ty::Int(t)) => {
@@ -755,7 +814,7 @@ pub(crate) enum Root {
 /// functions, `Module__name` for what another module contributes.
 pub(crate) fn fn_name(p: &Program, home: ModuleId, f: FnId) -> String {
     let func = &p.functions[f.index()];
-    if func.decl.module == home {
+    let name = if func.decl.module == home {
         names::rust(&func.decl.name)
     } else {
         format!(
@@ -763,6 +822,13 @@ pub(crate) fn fn_name(p: &Program, home: ModuleId, f: FnId) -> String {
             p.modules[func.decl.module.index()].name,
             func.decl.name
         )
+    };
+    // A function that takes views is called by the code as `name__views` (cells); hosts call
+    // `name`, which takes `&mut [u8]`.
+    if super::takes_views(func) {
+        format!("{}__views", name.trim_start_matches("r#"))
+    } else {
+        name
     }
 }
 

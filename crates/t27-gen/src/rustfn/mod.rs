@@ -45,17 +45,18 @@ fn why_not(p: &Program, body: &Body, home: ModuleId, mirror: bool) -> Option<Str
     walk_block(&body.block, &mut |e| {
         check_ty(&e.ty, &mut why);
         if let ExprKind::Call(_, args) = &e.kind {
-            let roots: Vec<Option<(bool, u32)>> = args.iter().map(view_root).collect();
-            let viewed: Vec<(bool, u32)> = roots.iter().flatten().copied().collect();
-            let mut seen = BTreeSet::new();
-            for r in &viewed {
-                if !seen.insert(*r) {
-                    why.get_or_insert("it passes two views of one array to one call".into());
-                }
-            }
-            for (a, root) in args.iter().zip(&roots) {
-                if root.is_none() && viewed.iter().any(|r| reads(a, *r)) {
-                    why.get_or_insert("it passes an array and a view of it to one call".into());
+            // Views of one place are one view; views of two places of one variable would be
+            // two mutable borrows of it.
+            let mut places: Vec<((bool, u32), String)> = Vec::new();
+            for a in args {
+                if let (Some(root), ExprKind::View(place)) = (view_root(a), &a.kind) {
+                    let key = place_key(place);
+                    if places.iter().any(|(r, k)| *r == root && *k != key) {
+                        why.get_or_insert(
+                            "it passes views of two parts of one array to one call".into(),
+                        );
+                    }
+                    places.push((root, key));
                 }
             }
         }
@@ -79,15 +80,19 @@ fn view_root(e: &Expr) -> Option<(bool, u32)> {
     }
 }
 
-fn reads(e: &Expr, root: (bool, u32)) -> bool {
-    let here = match &e.kind {
-        ExprKind::Local(id) => (false, id.0) == root,
-        ExprKind::Global(id) => (true, id.0) == root,
-        _ => false,
-    };
-    let mut found = here;
-    e.for_each_child(&mut |x| found = found || reads(x, root));
-    found
+/// A place written out, for telling whether two views show the same one.
+fn place_key(e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Local(id) => format!("l{}", id.0),
+        ExprKind::Global(id) => format!("g{}", id.0),
+        ExprKind::Field(b, i) => format!("{}.{i}", place_key(b)),
+        ExprKind::Index(b, i) => match &i.kind {
+            ExprKind::Lit(Value::Int(n)) => format!("{}[{n}]", place_key(b)),
+            ExprKind::Local(id) => format!("{}[l{}]", place_key(b), id.0),
+            _ => format!("{}[?{}]", place_key(b), i.span.start),
+        },
+        _ => "?".into(),
+    }
 }
 
 fn walk_block(b: &Block, f: &mut dyn FnMut(&Expr)) {
@@ -227,6 +232,10 @@ pub(crate) fn mirror_functions(
                 doc(&mut e.out, &p.functions[f.index()].decl.doc);
             }
             e.function(*f, &fn_name(p, m, *f));
+            let func = &p.functions[f.index()];
+            if func.decl.module == m && func.decl.is_pub && takes_views(func) {
+                e.view_wrapper(*f);
+            }
         }
         if !tested.is_empty() {
             test_module(&mut e, &reached, &tested);
@@ -295,6 +304,14 @@ fn test_module(e: &mut Emitter, reached: &Reached, tested: &[(TestId, &Body)]) {
     }
     code.push_str("}\n");
     e.out = code;
+}
+
+/// Whether a function has a `[]u8` parameter (its body takes `&[Cell<u8>]`; hosts call a
+/// wrapper that takes `&mut [u8]`).
+pub(crate) fn takes_views(f: &Function) -> bool {
+    f.params
+        .iter()
+        .any(|l| f.body.locals[l.index()].ty == Ty::MutSlice)
 }
 
 fn doc(out: &mut String, doc: &Option<String>) {

@@ -88,6 +88,11 @@ pub fn s(bytes: &[u8]) -> Str {
     Str::from(bytes)
 }
 
+/// The bytes a view shows now, as a string.
+pub fn bytes_of(view: &[Cell<u8>]) -> Str {
+    view.iter().map(Cell::get).collect()
+}
+
 pub fn contains(s: &[u8], t: &[u8]) -> bool {
     t.is_empty() || s.windows(t.len()).any(|w| w == t)
 }
@@ -183,9 +188,9 @@ impl Show for Str {
     }
 }
 
-impl Show for &mut [u8] {
+impl Show for &[Cell<u8>] {
     fn show(&self) -> String {
-        let items: Vec<String> = self.iter().map(|b| b.show()).collect();
+        let items: Vec<String> = self.iter().map(|b| b.get().show()).collect();
         format!("{{\"a\":[{}]}}", items.join(","))
     }
 }
