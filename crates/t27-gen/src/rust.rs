@@ -14,14 +14,17 @@ fn utf8(v: &Value) -> bool {
     }
 }
 
-/// The Rust type of `t`: in a struct field, with its references `'static`; in a constant's
-/// type, where Rust gives them that lifetime already (and Clippy asks not to write it), without.
+/// The Rust type of `t`: in a struct field, a string is a `Cow<'static, [u8]>` (a constant's
+/// borrows its bytes; a function's result may own them) and other references are `'static`;
+/// in a constant's type, where Rust gives references that lifetime already (and Clippy asks
+/// not to write it), without.
 fn ty(p: &Program, t: &Ty, text: bool, field: bool) -> Option<String> {
     let lifetime = if field { "'static " } else { "" };
     Some(match t {
         Ty::Int(i) => i.name().to_string(),
         Ty::Bool => "bool".into(),
         Ty::F64 => "f64".into(),
+        Ty::Str if field => "std::borrow::Cow<'static, [u8]>".into(),
         Ty::Str if text => format!("&{lifetime}str"),
         Ty::Str => format!("&{lifetime}[u8]"),
         Ty::Array(e, n) => format!("[{}; {n}]", ty(p, e, text, field)?),
@@ -59,21 +62,28 @@ fn string(bytes: &[u8], text: bool) -> String {
     out
 }
 
-fn value(p: &Program, v: &Value, t: &Ty, text: bool) -> String {
+/// A value as Rust writes it; `field`: inside a struct, where a string is a `Cow`.
+fn value(p: &Program, v: &Value, t: &Ty, text: bool, field: bool) -> String {
     match (v, t) {
         (Value::Int(i), _) => i.to_string(),
         (Value::Bool(b), _) => b.to_string(),
         (Value::F64(x), _) => format!("{x:?}"),
+        (Value::Str(s), _) if field => {
+            format!(
+                "std::borrow::Cow::Borrowed({})",
+                crate::rustfn::byte_string(s)
+            )
+        }
         (Value::Str(s), _) => string(s, text),
         (Value::Array(xs), Ty::Array(e, _)) => {
-            let items: Vec<String> = xs.iter().map(|x| value(p, x, e, text)).collect();
+            let items: Vec<String> = xs.iter().map(|x| value(p, x, e, text, field)).collect();
             format!("[{}]", items.join(", "))
         }
         (Value::Tuple(xs), Ty::Tuple(ts)) => {
             let items: Vec<String> = xs
                 .iter()
                 .zip(ts)
-                .map(|(x, t)| value(p, x, t, text))
+                .map(|(x, t)| value(p, x, t, text, field))
                 .collect();
             format!("({},)", items.join(", "))
         }
@@ -82,7 +92,13 @@ fn value(p: &Program, v: &Value, t: &Ty, text: bool) -> String {
             let fields: Vec<String> = xs
                 .iter()
                 .zip(&s.fields)
-                .map(|(x, f)| format!("{}: {}", names::rust(&f.name), value(p, x, &f.ty, text)))
+                .map(|(x, f)| {
+                    format!(
+                        "{}: {}",
+                        names::rust(&f.name),
+                        value(p, x, &f.ty, text, true)
+                    )
+                })
                 .collect();
             format!("{} {{ {} }}", names::rust(&s.decl.name), fields.join(", "))
         }
@@ -156,7 +172,13 @@ pub fn rust_module(
                 if !is_upper_camel(&s.decl.name) {
                     out.push_str("#[allow(non_camel_case_types)]\n");
                 }
-                out.push_str("#[derive(Debug, Clone, Copy, PartialEq)]\n");
+                // A struct that holds a string is not `Copy`: its strings may be owned.
+                let holds_str = crate::js::holds_str(p, &Ty::Struct(*id));
+                out.push_str(if holds_str {
+                    "#[derive(Debug, Clone, PartialEq)]\n"
+                } else {
+                    "#[derive(Debug, Clone, Copy, PartialEq)]\n"
+                });
                 out.push_str(&format!(
                     "pub struct {} {{\n{}}}\n",
                     names::rust(&s.decl.name),
@@ -193,7 +215,7 @@ pub fn rust_module(
                 out.push_str(&format!(
                     "pub const {}: {t} = {};\n",
                     names::rust(&c.decl.name),
-                    value(p, v, &c.ty, text)
+                    value(p, v, &c.ty, text, false)
                 ));
             }
             _ => {}

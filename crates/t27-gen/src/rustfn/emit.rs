@@ -164,7 +164,7 @@ impl<'a> Emitter<'a> {
             if f.body.locals[l.index()].ty == Ty::Str {
                 let name = self.locals[l.index()].clone();
                 self.line(&format!(
-                    "let {name}: t27_rt::Str = t27_rt::s({name}.as_ref());"
+                    "let {name}: t27_rt::Str = t27_rt::owned({name}.as_ref());"
                 ));
             }
         }
@@ -461,7 +461,7 @@ impl<'a> Emitter<'a> {
                     && crate::rust::mirrors_const(self.p, c, self.home);
                 match &c.value {
                     Some(Value::Str(_)) if named => {
-                        format!("t27_rt::s({}.as_ref())", names::rust(&c.decl.name))
+                        format!("t27_rt::s({}.as_bytes())", names::rust(&c.decl.name))
                     }
                     _ if named && !crate::js::holds_str(self.p, &c.ty) => names::rust(&c.decl.name),
                     Some(v) => self.literal(v, &c.ty),
@@ -607,7 +607,7 @@ impl<'a> Emitter<'a> {
                     .collect();
                 format!("{} {{ {} }}", names::rust(&s.decl.name), items.join(", "))
             }
-            ExprKind::AddrOf(x) => format!("t27_rt::Str::from(&{}[..])", self.raw(x)),
+            ExprKind::AddrOf(x) => format!("t27_rt::owned(&{}[..])", self.raw(x)),
             ExprKind::View(x) => {
                 let (root, path) = self.view_path(x);
                 format!("std::cell::Cell::from_mut(&mut {root}{path}[..]).as_slice_of_cells()")
@@ -851,7 +851,7 @@ fn compare(op: BinOp, ty: &Ty, a: &str, b: &str) -> String {
 }
 
 /// A byte string literal: printable ASCII as it is, every other byte escaped.
-fn byte_string(bytes: &[u8]) -> String {
+pub(crate) fn byte_string(bytes: &[u8]) -> String {
     let mut out = String::from("b\"");
     for &b in bytes {
         match b {

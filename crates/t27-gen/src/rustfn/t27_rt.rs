@@ -5,8 +5,9 @@
 
 use std::cell::Cell;
 
-/// A t27 string: bytes.
-pub type Str = std::rc::Rc<[u8]>;
+/// A t27 string: bytes, borrowed for the spec's literals and constants, owned when made at
+/// run time.
+pub type Str = std::borrow::Cow<'static, [u8]>;
 
 pub const OVERFLOW: &str = "integer overflow";
 pub const DIVISION_BY_ZERO: &str = "division by zero";
@@ -84,13 +85,19 @@ pub fn idx(i: i128, n: usize, at: &str) -> usize {
     i as usize
 }
 
-pub fn s(bytes: &[u8]) -> Str {
-    Str::from(bytes)
+/// A literal's or a constant's bytes.
+pub const fn s(bytes: &'static [u8]) -> Str {
+    std::borrow::Cow::Borrowed(bytes)
+}
+
+/// Bytes made at run time (an argument, a copy of an array), as a string of their own.
+pub fn owned(bytes: &[u8]) -> Str {
+    std::borrow::Cow::Owned(bytes.to_vec())
 }
 
 /// The bytes a view shows now, as a string.
 pub fn bytes_of(view: &[Cell<u8>]) -> Str {
-    view.iter().map(Cell::get).collect()
+    std::borrow::Cow::Owned(view.iter().map(Cell::get).collect())
 }
 
 pub fn contains(s: &[u8], t: &[u8]) -> bool {
