@@ -307,17 +307,11 @@ fn rust_mirrors_compile_and_round_trip() {
             ])
             .arg(dir)
             .arg(dir.join("gen/mod.rs")));
-        // And each module's file through `include!`, as a `build.rs` host includes it from
-        // `OUT_DIR`: no inner attribute or `//!` doc may be in it (E0753).
-        let mut included = String::new();
+        // And each module's file through `include!`, as `t27-build`'s include file nests them
+        // (a `build.rs` host includes it from `OUT_DIR`): no inner attribute or `//!` doc may
+        // be in a file (E0753), and paths between mirrors hold there as in the `mod.rs` tree.
         let files = generate(&req, Target::Rust);
-        let modules = files.keys().filter(|r| !r.ends_with("mod.rs"));
-        for (i, rel) in modules.enumerate() {
-            included.push_str(&format!(
-                "pub mod m{i} {{\n    include!({:?});\n}}\n",
-                dir.join("gen").join(rel).display().to_string()
-            ));
-        }
+        let included = t27_gen::rust_include_file(&dir.join("gen"), files.keys());
         let included_rs = dir.join("included.rs");
         std::fs::write(&included_rs, included).expect("included.rs");
         run(Command::new("rustc")

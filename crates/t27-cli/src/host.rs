@@ -127,7 +127,7 @@ fn run_on_node(
         Host::Ts => Target::TypeScript,
         _ => Target::JavaScript,
     };
-    let (files, sites) = t27_gen::test_files(p, target, Layout::Tree, source, blocks);
+    let (files, sites) = t27_gen::test_files(p, target, Layout::Tree, source, &|_| true, blocks);
     let src = dir.0.join("src");
     write_all(&src, &files).map_err(HostError::Missing)?;
     let order: Vec<PathBuf> = files

@@ -94,7 +94,7 @@ fn test_files(
         blocks.entry(*m).or_default().push((*t, body));
     }
     let source = |m: t27_ir::ModuleId| checked.sources.text(p.modules[m.index()].file).to_string();
-    t27_gen::test_files(p, target, layout, &source, &blocks).0
+    t27_gen::test_files(p, target, layout, &source, &|m| req.mirrored(m), &blocks).0
 }
 
 /// Says which modules would share a file in `layout`; true when any would.

@@ -1,5 +1,5 @@
 //! The hosts agree with the engines: every fixture of `tests/fixtures/run`, the good specs,
-//! the owner's seeds and the isolation tree, run with `t27 test --host js`, `--host ts` and
+//! the mirror fixtures, the owner's seeds and the isolation tree, run with `t27 test --host js`, `--host ts` and
 //! `--host rust`,
 //! give per block the record `t27 test --engine eval` gives (outcome, span, failure values
 //! and the constants they stand for, trap kind, blocker), but for the engine and the time.
@@ -303,6 +303,7 @@ fn main() {
     inputs.extend(
         [
             "tests/fixtures/good/specs",
+            "tests/fixtures/gen",
             "specs/queen",
             "tests/fixtures/isolation",
         ]

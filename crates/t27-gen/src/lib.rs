@@ -91,7 +91,10 @@ pub fn mirror_files(
                 files.insert(path.with_extension("d.ts"), types);
                 js::js_module(p, id, js::Flavor::JavaScript, &name, &source, &cx)
             }
-            Target::Rust => rust_module(p, id, &name, &source, &place, &[]),
+            Target::Rust => {
+                let mirror_of = |t: ModuleId| rust_path(p, id, t, layout, mirrored);
+                rust_module(p, id, &name, &source, &place, &[], &mirror_of)
+            }
         };
         runtime |= text.contains(js::RUNTIME_FILE);
         named.push(path.clone());
@@ -144,6 +147,7 @@ pub fn test_files(
     target: Target,
     layout: Layout,
     source: &dyn Fn(ModuleId) -> String,
+    mirrored: &dyn Fn(ModuleId) -> bool,
     blocks: &BTreeMap<ModuleId, Vec<(t27_ir::TestId, &t27_ir::Body)>>,
 ) -> (BTreeMap<PathBuf, String>, BTreeMap<String, js::Site>) {
     let flavor = match target {
@@ -156,7 +160,16 @@ pub fn test_files(
     if target == Target::Rust {
         for (m, blocks) in blocks {
             let module = &p.modules[m.index()];
-            let text = rust_module(p, *m, &spec_name(module), &source(*m), &place, blocks);
+            let mirror_of = |t: ModuleId| rust_path(p, *m, t, layout, mirrored);
+            let text = rust_module(
+                p,
+                *m,
+                &spec_name(module),
+                &source(*m),
+                &place,
+                blocks,
+                &mirror_of,
+            );
             files.insert(mirror_path(module, target, layout), text);
         }
         return (files, sites);
@@ -185,6 +198,32 @@ pub fn test_files(
         );
     }
     (files, sites)
+}
+
+/// The Rust path from module `from`'s mirror to module `to`'s, when `to` is mirrored with it:
+/// up to the output folder's module, then down (`super::super::queen::dispatch`), or, flat,
+/// to a sibling (`super::queen_dispatch`). `mod.rs` trees and `t27-build`'s include file nest
+/// the modules alike.
+fn rust_path(
+    p: &Program,
+    from: ModuleId,
+    to: ModuleId,
+    layout: Layout,
+    mirrored: &dyn Fn(ModuleId) -> bool,
+) -> Option<String> {
+    let target = &p.modules[to.index()];
+    if !target.requested || !mirrored(to) {
+        return None;
+    }
+    let segment = |s: &str| names::rust(&s.replace('-', "_"));
+    Some(match layout {
+        Layout::Tree => {
+            let ups = "super::".repeat(p.modules[from.index()].path.len());
+            let down: Vec<String> = target.path.iter().map(|s| segment(s)).collect();
+            format!("{ups}{}", down.join("::"))
+        }
+        Layout::Flat => format!("super::{}", segment(&target.path.join("_"))),
+    })
 }
 
 /// The way from a generated file up to the output folder, for a relative import: `./` or

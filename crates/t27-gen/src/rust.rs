@@ -133,7 +133,9 @@ fn foreign_struct(p: &Program, t: &Ty, m: ModuleId) -> Option<StructId> {
 
 /// The Rust module mirroring module `m` of `p`; `spec_name` and `source` identify the spec.
 /// `place` names a span of a module as a trap in its functions reports it; `tests` are the
-/// blocks to write as `#[test]`s (`t27 gen rust --tests`), lowered.
+/// blocks to write as `#[test]`s (`t27 gen rust --tests`), lowered; `mirror_of` gives the
+/// path from this file to another module's mirror generated with it (`super::super::queen::
+/// dispatch`), through which its functions name that module's structs.
 pub fn rust_module(
     p: &Program,
     m: ModuleId,
@@ -141,6 +143,7 @@ pub fn rust_module(
     source: &str,
     place: &dyn Fn(ModuleId, t27_diag::Span) -> String,
     tests: &[(t27_ir::TestId, &t27_ir::Body)],
+    mirror_of: &dyn Fn(ModuleId) -> Option<String>,
 ) -> String {
     let module = &p.modules[m.index()];
     let mut out = crate::header(spec_name, source);
@@ -221,7 +224,9 @@ pub fn rust_module(
             _ => {}
         }
     }
-    out.push_str(&crate::rustfn::mirror_functions(p, m, place, tests));
+    out.push_str(&crate::rustfn::mirror_functions(
+        p, m, place, tests, mirror_of,
+    ));
     out
 }
 

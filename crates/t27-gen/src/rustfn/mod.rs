@@ -22,15 +22,21 @@ const RUNTIME_RS: &str = include_str!("t27_rt.rs");
 const HOST_MAIN: &str = include_str!("runner.rs");
 
 /// Why a body cannot be written in Rust yet, if it cannot; `mirror` adds what a mirror file
-/// cannot hold (a struct of another module than `home`).
-fn why_not(p: &Program, body: &Body, home: ModuleId, mirror: bool) -> Option<String> {
+/// cannot hold (a struct of another module than `home` that it cannot import).
+fn why_not(
+    p: &Program,
+    body: &Body,
+    home: ModuleId,
+    mirror: bool,
+    importable: &dyn Fn(StructId) -> bool,
+) -> Option<String> {
     let mut why = None;
     let check_ty = |t: &Ty, why: &mut Option<String>| {
         t.for_each_struct(&mut |s| {
             let st = &p.structs[s.index()];
-            if mirror && st.decl.module != home {
+            if mirror && st.decl.module != home && !importable(s) {
                 why.get_or_insert(format!(
-                    "it uses the struct `{}` of another module",
+                    "it uses the struct `{}` of another module, whose mirror is not generated with this one",
                     st.decl.name
                 ));
             }
@@ -140,10 +146,16 @@ impl Reached {
     }
 
     /// Why the reached code cannot be written in Rust, if it cannot.
-    fn why_not(&self, p: &Program, home: ModuleId, mirror: bool) -> Option<String> {
+    fn why_not(
+        &self,
+        p: &Program,
+        home: ModuleId,
+        mirror: bool,
+        importable: &dyn Fn(StructId) -> bool,
+    ) -> Option<String> {
         self.functions.iter().find_map(|f| {
             let func = &p.functions[f.index()];
-            why_not(p, &func.body, home, mirror).map(|why| {
+            why_not(p, &func.body, home, mirror, importable).map(|why| {
                 if func.decl.module == home {
                     format!("`{}`: {why}", func.decl.name)
                 } else {
@@ -170,8 +182,26 @@ pub(crate) fn mirror_functions(
     m: ModuleId,
     place: &dyn Fn(ModuleId, Span) -> String,
     tests: &[(TestId, &Body)],
+    mirror_of: &dyn Fn(ModuleId) -> Option<String>,
 ) -> String {
     let module = &p.modules[m.index()];
+    // Another module's public struct is named through that module's mirror, when it is
+    // generated alongside and no struct of this module has its name.
+    let own_names: BTreeSet<&str> = p
+        .structs
+        .iter()
+        .filter(|s| s.decl.module == m)
+        .map(|s| s.decl.name.as_str())
+        .collect();
+    let import = |s: StructId| -> Option<String> {
+        let st = &p.structs[s.index()];
+        if st.decl.module == m || !st.decl.is_pub || own_names.contains(st.decl.name.as_str()) {
+            return None;
+        }
+        let path = mirror_of(st.decl.module)?;
+        Some(format!("{path}::{}", crate::names::rust(&st.decl.name)))
+    };
+    let importable = |s: StructId| import(s).is_some();
     let mut reached = Reached::default();
     let mut skipped = Vec::new();
     for item in &module.items {
@@ -180,7 +210,7 @@ pub(crate) fn mirror_functions(
         let mut one = Reached::default();
         one.functions.insert(*f);
         one.add(p, &func.body);
-        match one.why_not(p, m, true) {
+        match one.why_not(p, m, true, &importable) {
             None => {
                 reached.functions.extend(one.functions);
                 reached.globals.extend(one.globals);
@@ -196,7 +226,8 @@ pub(crate) fn mirror_functions(
     for (t, body) in tests {
         let mut one = Reached::default();
         one.add(p, body);
-        let why = why_not(p, body, m, true).or_else(|| one.why_not(p, m, true));
+        let why =
+            why_not(p, body, m, true, &importable).or_else(|| one.why_not(p, m, true, &importable));
         let name = &p.tests[t.index()].decl.name;
         match why {
             None => {
@@ -215,6 +246,11 @@ pub(crate) fn mirror_functions(
         let mut e = Emitter::new(p, m, place);
         e.named_consts = true;
         out.push_str("\n// The functions, with the engines' meaning: a trap panics with its kind and place.\n");
+        for s in &reached.structs {
+            if let Some(path) = import(StructId(*s)) {
+                out.push_str(&format!("#[allow(unused_imports)]\nuse {path};\n"));
+            }
+        }
         out.push_str(&runtime());
         structs(
             &mut e,
@@ -415,7 +451,8 @@ pub fn rust_host_program(
         for (t, body) in blocks {
             let mut one = Reached::default();
             one.add(p, body);
-            let why = why_not(p, body, *m, false).or_else(|| one.why_not(p, *m, false));
+            let why = why_not(p, body, *m, false, &|_| true)
+                .or_else(|| one.why_not(p, *m, false, &|_| true));
             match why {
                 Some(why) => left_out.push((*t, why)),
                 None => {
