@@ -17,15 +17,6 @@ pub struct HostResult {
     pub duration: Duration,
 }
 
-const KINDS: [TrapKind; 6] = [
-    TrapKind::Overflow,
-    TrapKind::DivisionByZero,
-    TrapKind::ShiftTooWide,
-    TrapKind::IndexOutOfBounds,
-    TrapKind::LossyCast,
-    TrapKind::RecursionTooDeep,
-];
-
 /// Reads the runner's output, one JSON object a line. `sites` are the places the generated
 /// files name, with their spans. A line that is not a result is an error.
 pub fn read_results(
@@ -50,7 +41,7 @@ fn read_line(p: &Program, line: &str, sites: &BTreeMap<String, Site>) -> Option<
         "timeout" => Ok(Outcome::Timeout),
         "trap" => {
             let name = v.get("kind")?.as_str()?;
-            let kind = KINDS.into_iter().find(|k| k.name() == name)?;
+            let kind = TrapKind::ALL.into_iter().find(|k| k.name() == name)?;
             Ok(Outcome::Trap {
                 kind,
                 span: site(&v)?.span,

@@ -14,6 +14,16 @@ pub enum TrapKind {
 }
 
 impl TrapKind {
+    /// Every kind, in the order of their codes in native code.
+    pub const ALL: [TrapKind; 6] = [
+        TrapKind::Overflow,
+        TrapKind::DivisionByZero,
+        TrapKind::ShiftTooWide,
+        TrapKind::IndexOutOfBounds,
+        TrapKind::LossyCast,
+        TrapKind::RecursionTooDeep,
+    ];
+
     pub fn describe(self) -> &'static str {
         match self {
             TrapKind::Overflow => "integer overflow",

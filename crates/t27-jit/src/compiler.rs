@@ -490,14 +490,7 @@ impl Drop for JitProgram<'_> {
     }
 }
 
-pub(crate) const TRAP_KINDS: [TrapKind; 6] = [
-    TrapKind::Overflow,
-    TrapKind::DivisionByZero,
-    TrapKind::ShiftTooWide,
-    TrapKind::IndexOutOfBounds,
-    TrapKind::LossyCast,
-    TrapKind::RecursionTooDeep,
-];
+pub(crate) const TRAP_KINDS: [TrapKind; 6] = TrapKind::ALL;
 
 fn trap_kind(code: u32) -> TrapKind {
     TRAP_KINDS
