@@ -171,6 +171,11 @@ pub fn generate(what: What, paths: &[PathBuf], root: Option<&Path>, out: &Path, 
                         path.display()
                     )
                 }
+                // The runtime and `mod.rs` files come from no spec of their own.
+                Some(_) if header_hash(text).is_none() => outln!(
+                    "differs: {} (not what this t27 generates: edited by hand, or from another version)",
+                    path.display()
+                ),
                 Some(_) => outln!(
                     "stale: {} (the spec changed since it was generated)",
                     path.display()

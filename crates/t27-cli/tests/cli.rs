@@ -408,6 +408,19 @@ fn gen_check_finds_stale_missing_and_edited_files_and_writes_nothing() {
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
+    // The runtime comes from no spec: a changed one is not what t27 generates, not stale.
+    assert_eq!(run(false).status.code(), Some(0));
+    let runtime = out.join("t27_runtime.js");
+    let mut text = std::fs::read_to_string(&runtime).expect("the runtime is written");
+    text.push_str("// edited\n");
+    std::fs::write(&runtime, text).expect("edit runtime");
+    let o = run(true);
+    assert_eq!(o.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains("differs: ") && said.contains("t27_runtime.js") && !said.contains("stale"),
+        "{said}"
+    );
 }
 
 #[test]
