@@ -11,7 +11,7 @@ use crate::body::{BodyCtx, block_diverges};
 use crate::checker::Checker;
 use crate::load::LoadedModule;
 use std::sync::Arc;
-use t27_diag::{Code, Diagnostic, Span};
+use t27_diag::{Code, Diagnostic, FileId, Span};
 use t27_ir::*;
 use t27_syntax::ast::{self, ItemKind};
 
@@ -162,6 +162,7 @@ impl Checker {
             broken_imports: self.broken_imports.clone(),
             parallel_from: self.parallel_from,
             check_blocks: self.check_blocks,
+            keep_bodies: self.keep_bodies,
         }
     }
 
@@ -176,7 +177,9 @@ impl Checker {
             match (*job, &mut item.kind) {
                 (Job::Function(fi), ItemKind::Fn(f)) => {
                     let body = self.lower_function(fi, m, item_span, f);
-                    out.functions.push((fi, body));
+                    if self.keep_bodies {
+                        out.functions.push((fi, body));
+                    }
                 }
                 (Job::Test(ti), ItemKind::Test(t)) => {
                     // A body with a syntax error kept its statements in the tree.
@@ -212,18 +215,7 @@ impl Checker {
         let ast = match kept {
             Some(block) => block,
             None => {
-                let source = self.sources.shared(file);
-                read = match t27_syntax::parse_body(file, &source.text, span) {
-                    Some(block) => block,
-                    // A body taken whole by the parser has its syntax errors found here.
-                    None => {
-                        let (block, errors) =
-                            t27_syntax::parse_body_with_errors(file, &source.text, span);
-                        broken |= errors.iter().any(Diagnostic::is_error);
-                        errors.into_iter().for_each(|d| self.report(d));
-                        block
-                    }
-                };
+                read = self.read_body(file, span, &mut broken);
                 &read
             }
         };
@@ -237,7 +229,25 @@ impl Checker {
         (body, cx.folded, cx.runtime)
     }
 
-    /// A function's body, and E2005 when its end can be reached without a `return`.
+    /// The statements of the body at `span` of `file`, which the tree left out, read from the
+    /// source; a body taken whole by the parser has its syntax errors found, reported and
+    /// `broken` set here.
+    fn read_body(&mut self, file: FileId, span: Span, broken: &mut bool) -> ast::Block {
+        let source = self.sources.shared(file);
+        match t27_syntax::parse_body(file, &source.text, span) {
+            Some(block) => block,
+            None => {
+                let (block, errors) = t27_syntax::parse_body_with_errors(file, &source.text, span);
+                *broken |= errors.iter().any(Diagnostic::is_error);
+                errors.into_iter().for_each(|d| self.report(d));
+                block
+            }
+        }
+    }
+
+    /// A function's body, and E2005 when its end can be reached without a `return`. Its
+    /// statements are read from the source unless the tree kept them (a body with a syntax
+    /// error), and dropped from the tree once lowered.
     fn lower_function(
         &mut self,
         fi: usize,
@@ -249,7 +259,10 @@ impl Checker {
         let params = func.body.locals.clone();
         let ret = func.ret.clone();
         let file = self.file_of(m);
-        let broken = self.has_syntax_error_in(file, item_span);
+        let mut broken = self.has_syntax_error_in(file, item_span);
+        if f.body.stmts.is_empty() {
+            f.body = self.read_body(file, f.body.span, &mut broken);
+        }
         let mut cx = BodyCtx::body(m, params, ret.clone());
         cx.broken = broken;
         let block = self.lower_block(&mut cx, &f.body);

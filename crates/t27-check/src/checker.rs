@@ -87,6 +87,8 @@ pub(crate) struct Checker {
     /// Whether test and invariant bodies are lowered with the rest (for their diagnostics),
     /// or left to a [`crate::BlockLowerer`] when they run.
     pub check_blocks: bool,
+    /// Whether lowered function bodies go into the program (see [`crate::check_diagnostics`]).
+    pub keep_bodies: bool,
 }
 
 /// A name written at `site` in `file` that a `use` with an error imported; `import` is the
@@ -107,6 +109,7 @@ impl Checker {
         diags: Vec<Diagnostic>,
         parallel_from: usize,
         check_blocks: bool,
+        keep_bodies: bool,
     ) -> Output {
         let syntax_errors = diags
             .iter()
@@ -130,6 +133,7 @@ impl Checker {
             broken_imports: Default::default(),
             parallel_from,
             check_blocks,
+            keep_bodies,
         };
         c.collect_declarations();
         c.resolve_imports();

@@ -60,6 +60,8 @@ pub struct Checked {
     /// `diagnostics`, their assert counts and references in `program.tests`. Otherwise
     /// ([`check_declarations`]) each [`LoweredBlock`] carries its own.
     pub blocks_checked: bool,
+    /// Whether `program.functions` hold their bodies: not after [`check_diagnostics`].
+    pub bodies_kept: bool,
     lowerer: BlockLowerer,
 }
 
@@ -90,7 +92,20 @@ impl Checked {
 /// Checks `files` (and every module they import). `root` overrides the spec root, which is
 /// otherwise the nearest ancestor folder named `specs` of each file.
 pub fn check(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn Loader) -> Checked {
-    check_in(files, root, loader, PARALLEL_BODIES_FROM, true)
+    check_in(files, root, loader, PARALLEL_BODIES_FROM, Keep::All)
+}
+
+/// [`check`] for its diagnostics alone, what `t27 check` needs: every function body is
+/// dropped as soon as it is lowered, so `program.functions` have empty bodies (their
+/// signatures stay). Nothing in checking reads another function's body, so the diagnostics
+/// are [`check`]'s; the IR of a large tree is never held whole, which is most of the
+/// memory, and on the machines measured the time, of checking it (BENCHMARKS.md).
+pub fn check_diagnostics(
+    files: &[PathBuf],
+    root: Option<&Path>,
+    loader: &mut dyn Loader,
+) -> Checked {
+    check_in(files, root, loader, PARALLEL_BODIES_FROM, Keep::Diagnostics)
 }
 
 /// [`check`] but for the test and invariant blocks, which are left to the runner: it lowers
@@ -102,7 +117,24 @@ pub fn check_declarations(
     root: Option<&Path>,
     loader: &mut dyn Loader,
 ) -> Checked {
-    check_in(files, root, loader, PARALLEL_BODIES_FROM, false)
+    check_in(
+        files,
+        root,
+        loader,
+        PARALLEL_BODIES_FROM,
+        Keep::Declarations,
+    )
+}
+
+/// What a check keeps besides its diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Keep {
+    /// Blocks checked with the rest, function bodies in the program ([`check`]).
+    All,
+    /// Blocks left to the runner ([`check_declarations`]).
+    Declarations,
+    /// Blocks checked, each function body dropped once lowered ([`check_diagnostics`]).
+    Diagnostics,
 }
 
 /// Requests of this much source and more have their bodies lowered on two threads.
@@ -113,8 +145,10 @@ fn check_in(
     root: Option<&Path>,
     loader: &mut dyn Loader,
     parallel_from: usize,
-    check_blocks: bool,
+    keep: Keep,
 ) -> Checked {
+    let check_blocks = keep != Keep::Declarations;
+    let bodies_kept = keep != Keep::Diagnostics;
     let started = Instant::now();
     let loaded = load::load_all(files, root, loader);
     let load_parse = started.elapsed();
@@ -139,6 +173,7 @@ fn check_in(
         loaded.diagnostics,
         parallel_from,
         check_blocks,
+        bodies_kept,
     );
     diagnostics.sort_by_key(|d| (d.file, d.primary.span.start, d.primary.span.end));
     diagnostics.dedup();
@@ -158,6 +193,7 @@ fn check_in(
         import_uses,
         stats,
         blocks_checked: check_blocks,
+        bodies_kept,
         lowerer,
     }
 }
@@ -193,9 +229,9 @@ mod parallel_bodies {
                 None,
                 &mut MemoryLoader::new(files.clone()),
                 usize::MAX,
-                true,
+                Keep::All,
             );
-            let two = check_in(&paths, None, &mut MemoryLoader::new(files), 0, true);
+            let two = check_in(&paths, None, &mut MemoryLoader::new(files), 0, Keep::All);
             assert_eq!(one.diagnostics, two.diagnostics, "{dir}");
             let uses = |c: &Checked| format!("{:?}", c.import_uses);
             assert_eq!(uses(&one), uses(&two), "{dir}");
@@ -203,5 +239,64 @@ mod parallel_bodies {
             assert_eq!(shown(&one), shown(&two), "{dir}");
             assert!(one.program.modules.len() >= 2, "{dir}");
         }
+    }
+
+    /// [`check_diagnostics`] reports what [`check`] reports, on every file of the fixtures and
+    /// the seeds, each checked on its own (with the files it uses), on one thread and on two,
+    /// and keeps every declaration and signature: only function bodies are left out.
+    #[test]
+    fn diagnostics_alone_are_the_checks() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut files = Vec::new();
+        tree(&repo.join("specs"), &mut files);
+        tree(&repo.join("tests/fixtures"), &mut files);
+        files.sort();
+        let mut reported = 0;
+        for (path, _) in &files {
+            let paths = [path.clone()];
+            let loader = || MemoryLoader::new(files.clone());
+            let all = check_in(&paths, None, &mut loader(), PARALLEL_BODIES_FROM, Keep::All);
+            for parallel_from in [usize::MAX, 0] {
+                let alone = check_in(
+                    &paths,
+                    None,
+                    &mut loader(),
+                    parallel_from,
+                    Keep::Diagnostics,
+                );
+                let what = format!(
+                    "{} (bodies on two threads from {parallel_from})",
+                    path.display()
+                );
+                assert_eq!(all.diagnostics, alone.diagnostics, "{what}");
+                assert!(!alone.bodies_kept, "{what}");
+                let (a, b) = (&all.program, &alone.program);
+                assert_eq!(
+                    format!("{:?}", a.consts),
+                    format!("{:?}", b.consts),
+                    "{what}"
+                );
+                assert_eq!(
+                    format!("{:?}", a.structs),
+                    format!("{:?}", b.structs),
+                    "{what}"
+                );
+                assert_eq!(a.functions.len(), b.functions.len(), "{what}");
+                for (f, g) in a.functions.iter().zip(&b.functions) {
+                    assert_eq!(
+                        format!("{:?}", (&f.decl, &f.params, &f.ret)),
+                        format!("{:?}", (&g.decl, &g.params, &g.ret)),
+                        "{what}"
+                    );
+                    assert!(g.body.block.stmts.is_empty(), "{what}");
+                }
+            }
+            reported += all.diagnostics.len();
+        }
+        assert!(
+            files.len() > 100 && reported > 100,
+            "{} files, {reported} diagnostics",
+            files.len()
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! `t27 check`.
 
-use crate::files::load_and_check;
+use crate::files::load_and_check_diagnostics;
 use crate::{Color, EXIT_OK, EXIT_SPEC_ERRORS, EXIT_USAGE, Format};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -14,7 +14,7 @@ pub struct Options {
 }
 
 pub fn run(opts: &Options) -> u8 {
-    let Ok(checked) = load_and_check(&opts.paths, opts.root.as_deref()) else {
+    let Ok(checked) = load_and_check_diagnostics(&opts.paths, opts.root.as_deref()) else {
         return EXIT_USAGE;
     };
     let color = match opts.color {

@@ -9,6 +9,15 @@ pub fn load_and_check(paths: &[PathBuf], root: Option<&Path>) -> Result<t27_chec
     load_and(paths, root, t27_check::check)
 }
 
+/// [`load_and_check`] for the diagnostics alone (`t27 check`): the program's function bodies
+/// are dropped as they are lowered (`t27_check::check_diagnostics`).
+pub fn load_and_check_diagnostics(
+    paths: &[PathBuf],
+    root: Option<&Path>,
+) -> Result<t27_check::Checked, ()> {
+    load_and(paths, root, t27_check::check_diagnostics)
+}
+
 /// [`load_and_check`] but for the test and invariant blocks, which the runner checks as it
 /// runs them (`t27_check::check_declarations`).
 pub fn load_and_check_declarations(

@@ -1,34 +1,36 @@
-//! Test and invariant bodies out of the tree: their statements are read again, from the
-//! source, when the checker lowers them and when a block runs.
+//! Function, test and invariant bodies out of the tree: their statements are read again, from
+//! the source, when the checker lowers them and when a block runs.
 //!
-//! Nothing refers to a block, so nothing needs its statements but the lowering of that block.
-//! A generated replay spec is a million asserts in a thousand blocks: held as syntax, they
-//! were most of the memory (and so, through the kernel zeroing fresh pages, of the time) of
-//! checking it. A body with a lexical or syntax error inside keeps its statements, recovered
+//! Nothing needs a body's statements but the lowering of that body. A generated replay spec is
+//! a million asserts in a thousand blocks, and a large tree mostly function bodies: held as
+//! syntax until lowered, they were most of the memory (and so, through the kernel zeroing
+//! fresh pages, of the time) of checking them. A body with a lexical or syntax error inside keeps its statements, recovered
 //! as well as the parser could: reading it again would not give them.
 
 use crate::ast::{Block, Item, ItemKind};
 use crate::{lexer, parser};
 use t27_diag::{Diagnostic, FileId, Span};
 
-/// Empties the statements of every test and invariant body without an error inside it.
-pub(crate) fn leave_out_test_bodies(items: &mut [Item], diagnostics: &[Diagnostic]) {
+/// Empties the statements of every function, test and invariant body without an error inside
+/// it.
+pub(crate) fn leave_out_bodies(items: &mut [Item], diagnostics: &[Diagnostic]) {
     for item in items {
-        if let ItemKind::Test(t) = &mut item.kind {
-            let span = t.body.span;
-            let broken = diagnostics.iter().any(|d| {
-                d.is_error()
-                    && span.start <= d.primary.span.start
-                    && d.primary.span.start < span.end
-            });
-            if !broken {
-                t.body.stmts = Vec::new();
-            }
+        let body = match &mut item.kind {
+            ItemKind::Test(t) => &mut t.body,
+            ItemKind::Fn(f) => &mut f.body,
+            _ => continue,
+        };
+        let span = body.span;
+        let broken = diagnostics.iter().any(|d| {
+            d.is_error() && span.start <= d.primary.span.start && d.primary.span.start < span.end
+        });
+        if !broken {
+            body.stmts = Vec::new();
         }
     }
 }
 
-/// The statements of a test or invariant body the tree left out, read from `src`: `body` is
+/// The statements of a body the tree left out, read from `src`: `body` is
 /// the body's span, `{` to `}`. `None` when they do not parse: [`parse_body_with_errors`]
 /// then says why.
 pub fn parse_body(file: FileId, src: &str, body: Span) -> Option<Block> {
@@ -77,7 +79,7 @@ fn body_tokens(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ast::{Item, TestDecl};
+    use crate::ast::{FnDecl, Item, TestDecl};
     use crate::{parse_in_pieces, test_files};
 
     /// What the whole file parsed with rich errors and every body read gives: the items, and
@@ -119,8 +121,9 @@ mod tests {
         let mut left_out = 0;
         let mut items = parsed.file.items.clone();
         for item in &mut items {
-            let ItemKind::Test(TestDecl { body, .. }) = &mut item.kind else {
-                continue;
+            let body = match &mut item.kind {
+                ItemKind::Test(TestDecl { body, .. }) | ItemKind::Fn(FnDecl { body, .. }) => body,
+                _ => continue,
             };
             if !body.stmts.is_empty() {
                 continue;

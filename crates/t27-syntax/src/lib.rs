@@ -130,7 +130,7 @@ fn parse_in_pieces(
             .with_help("add `module Name;` at the top of the file, after the header comments"),
         );
     }
-    bodies::leave_out_test_bodies(&mut items, &diagnostics);
+    bodies::leave_out_bodies(&mut items, &diagnostics);
     tree.module = module;
     tree.items = items;
     diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));

@@ -141,12 +141,20 @@ pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, 
         .allow_trailing()
         .collect::<Vec<_>>()
         .delimited_by(just(Token::LParen), just(Token::RParen));
+    // A body taken whole before parsing (`skip.rs`), or one to read.
+    let taken_or_read = select! { Token::Body => () }
+        .map_with(|(), e| Block {
+            stmts: Vec::new(),
+            span: span(e.span()),
+        })
+        .or(body.clone())
+        .labelled("a block");
     let function = is_pub
         .then_ignore(just(Token::Fn))
         .then(ident())
         .then(params)
         .then(just(Token::Arrow).ignore_then(type_expr()).or_not())
-        .then(body.clone())
+        .then(taken_or_read.clone())
         .map(|((((is_pub, name), params), ret), body)| FnDecl {
             is_pub,
             name,
@@ -154,19 +162,11 @@ pub(crate) fn top_level<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, 
             ret,
             body,
         });
-    // A body taken whole before parsing (`skip.rs`), or one to read.
-    let test_body = select! { Token::Body => () }
-        .map_with(|(), e| Block {
-            stmts: Vec::new(),
-            span: span(e.span()),
-        })
-        .or(body.clone())
-        .labelled("a block");
     let test = just(Token::Test)
         .to(TestKind::Test)
         .or(just(Token::Invariant).to(TestKind::Invariant))
         .then(ident())
-        .then(test_body)
+        .then(taken_or_read)
         .map(|((kind, name), body)| ItemKind::Test(TestDecl { kind, name, body }));
     let structure = is_pub
         .then_ignore(just(Token::Struct))
