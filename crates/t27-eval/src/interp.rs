@@ -356,8 +356,10 @@ impl<'p> Machine<'p> {
             return trap(TrapKind::RecursionTooDeep, span);
         }
         let func = &self.p.functions[f.index()];
-        let mut frame: Vec<Rt> = Vec::with_capacity(func.body.locals.len());
-        frame.extend(args);
+        // The arguments become the frame: a call's values are evaluated into a vector with
+        // room for every local already (see `ExprKind::Call`), so this grows nothing.
+        let mut frame = args;
+        frame.reserve_exact(func.body.locals.len().saturating_sub(frame.len()));
         frame.extend(
             func.body.locals[func.params.len()..]
                 .iter()
@@ -381,7 +383,8 @@ impl<'p> Machine<'p> {
             ExprKind::Local(id) if e.ty == Ty::MutSlice => frame[id.index()].clone(),
             ExprKind::Local(id) => frame[id.index()].snapshot(),
             ExprKind::Call(f, args) => {
-                let mut values = Vec::with_capacity(args.len());
+                let locals = self.p.functions[f.index()].body.locals.len();
+                let mut values = Vec::with_capacity(locals.max(args.len()));
                 for a in args {
                     values.push(self.eval(frame, a)?);
                 }

@@ -24,6 +24,10 @@ pub struct Estimate<'p> {
     p: &'p Program,
     /// `None`: not known yet; `Some(None)`: being computed (a call back here is recursion).
     costs: Vec<Option<Option<u64>>>,
+    /// Statements and expressions of the block being estimated, counted on the same walk
+    /// (a function's own are not: `in_functions` says when the walk is inside one).
+    nodes: u64,
+    in_functions: u32,
 }
 
 impl<'p> Estimate<'p> {
@@ -31,13 +35,18 @@ impl<'p> Estimate<'p> {
         Estimate {
             p,
             costs: vec![None; p.functions.len()],
+            nodes: 0,
+            in_functions: 0,
         }
     }
 
     /// Whether the block is worth compiling before it runs.
     pub fn heavy(&mut self, body: &Body) -> bool {
-        let compiling = HEAVY.saturating_add(COMPILE_PER_NODE.saturating_mul(nodes(&body.block)));
-        self.block(&body.block).is_none_or(|c| c > compiling)
+        self.nodes = 0;
+        let cost = self.block(&body.block);
+        let compiling = HEAVY.saturating_add(COMPILE_PER_NODE.saturating_mul(self.nodes));
+        debug_assert!(cost.is_none() || self.nodes == nodes(&body.block));
+        cost.is_none_or(|c| c > compiling)
     }
 
     /// The cost of a function body; `None` when it is unbounded.
@@ -47,7 +56,9 @@ impl<'p> Estimate<'p> {
             None => self.costs[f.index()] = Some(None),
         }
         let p = self.p;
+        self.in_functions += 1;
         let cost = self.block(&p.functions[f.index()].body.block);
+        self.in_functions -= 1;
         self.costs[f.index()] = Some(cost);
         cost
     }
@@ -55,6 +66,7 @@ impl<'p> Estimate<'p> {
     fn block(&mut self, b: &Block) -> Option<u64> {
         let mut total: u64 = 0;
         for s in &b.stmts {
+            self.count_node();
             let cost = match &s.kind {
                 StmtKind::While { cond, body, step } => {
                     let turns = loop_bound(self.p, cond)?;
@@ -82,7 +94,14 @@ impl<'p> Estimate<'p> {
         Some(total)
     }
 
+    fn count_node(&mut self) {
+        if self.in_functions == 0 {
+            self.nodes += 1;
+        }
+    }
+
     fn expr(&mut self, e: &Expr) -> Option<u64> {
+        self.count_node();
         let mut cost = match &e.kind {
             ExprKind::Call(f, _) => self.function(*f)?.checked_add(1)?,
             _ => 0,
@@ -96,7 +115,8 @@ impl<'p> Estimate<'p> {
     }
 }
 
-/// How many statements and expressions a block has.
+/// How many statements and expressions a block has (what [`Estimate::heavy`] counts as it
+/// goes; debug builds check the two agree).
 fn nodes(b: &Block) -> u64 {
     fn expr(e: &Expr) -> u64 {
         let mut n = 1;
