@@ -8,6 +8,9 @@
 //! a failure here only costs the rich pass, a success that chumsky would not give would be a
 //! wrong tree.
 //!
+//! It reads from a [`Tokens`]: chumsky's input, inside a declaration, or a body's tokens
+//! themselves (`hand.rs`, which reads a body's statements by hand too).
+//!
 //! The binding powers are chumsky's (`pratt.rs`): an infix operator of precedence `p` binds at
 //! `2p` on its left and `2p + 1` on its right, so every operator is left-associative; a prefix
 //! operator's operand is parsed at 20, above every infix operator (so `-a * b` is `(-a) * b`)
@@ -18,10 +21,65 @@ use super::{SyntaxErr, TokenInput, span};
 use crate::ast::*;
 use crate::literal;
 use crate::token::Token;
-use chumsky::input::{Cursor, InputRef};
+use chumsky::input::{Checkpoint, Cursor, Input, InputRef};
 use chumsky::prelude::*;
+use t27_diag::Span;
 
 type Inp<'t, 'p, I, E> = InputRef<'t, 'p, I, extra::Err<E>>;
+
+/// Where the expression parser reads its tokens from.
+pub(crate) trait Tokens<'s> {
+    /// A place to go back to.
+    type Mark;
+    /// Where a node starts, for its span.
+    type Pos;
+    fn peek(&mut self) -> Option<Token<'s>>;
+    fn skip(&mut self);
+    fn save(&mut self) -> Self::Mark;
+    fn rewind(&mut self, mark: Self::Mark);
+    fn pos(&mut self) -> Self::Pos;
+    /// From the first token at `from` to the last one taken.
+    fn span_since(&mut self, from: &Self::Pos) -> Span;
+    /// The type after `as`.
+    fn cast_type(&mut self) -> Option<TypeExpr>;
+}
+
+/// Chumsky's input, with the type parser a cast uses.
+struct InChumsky<'a, 't, 'p, I: Input<'t>, E: chumsky::error::Error<'t, I>, T> {
+    inp: &'a mut Inp<'t, 'p, I, E>,
+    ty: &'a T,
+}
+
+impl<'t, 's: 't, 'p, I, E, T> Tokens<'s> for InChumsky<'_, 't, 'p, I, E, T>
+where
+    I: TokenInput<'t, 's>,
+    E: SyntaxErr<'t, 's, I>,
+    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
+{
+    type Mark = Checkpoint<'t, 'p, I, ()>;
+    type Pos = Cursor<'t, 'p, I>;
+    fn peek(&mut self) -> Option<Token<'s>> {
+        self.inp.peek()
+    }
+    fn skip(&mut self) {
+        self.inp.skip()
+    }
+    fn save(&mut self) -> Self::Mark {
+        self.inp.save()
+    }
+    fn rewind(&mut self, mark: Self::Mark) {
+        self.inp.rewind(mark)
+    }
+    fn pos(&mut self) -> Self::Pos {
+        self.inp.cursor()
+    }
+    fn span_since(&mut self, from: &Self::Pos) -> Span {
+        span(self.inp.span_since(from))
+    }
+    fn cast_type(&mut self) -> Option<TypeExpr> {
+        self.inp.parse(self.ty).ok()
+    }
+}
 
 /// The expression parser of the fast pass; `ty` parses the type of a cast.
 pub(crate) fn expr<'t, 's: 't, I, E, T>(ty: T) -> impl Parser<'t, I, Expr, extra::Err<E>> + Clone
@@ -32,7 +90,14 @@ where
 {
     custom(move |inp: &mut Inp<'t, '_, I, E>| {
         let before = inp.save();
-        match climb(inp, &ty, i32::MIN) {
+        let parsed = climb(
+            &mut InChumsky {
+                inp: &mut *inp,
+                ty: &ty,
+            },
+            i32::MIN,
+        );
+        match parsed {
             Some(e) => Ok(e),
             None => {
                 inp.rewind(before);
@@ -78,32 +143,20 @@ fn prefix(t: Option<Token<'_>>) -> Option<Option<UnOp>> {
     }
 }
 
-fn node<'t, 'p, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
-    inp: &mut Inp<'t, 'p, I, E>,
-    from: &Cursor<'t, 'p, I>,
-    kind: ExprKind,
-) -> Expr {
-    let at = span(inp.span_since(from));
+fn node<'s, C: Tokens<'s>>(inp: &mut C, from: &C::Pos, kind: ExprKind) -> Expr {
+    let at = inp.span_since(from);
     Expr::new(kind, at)
 }
 
 /// The next token, taken if it is `t`.
-fn eat<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
-    inp: &mut Inp<'t, '_, I, E>,
-    t: Token<'s>,
-) -> Option<()> {
+pub(crate) fn eat<'s, C: Tokens<'s>>(inp: &mut C, t: Token<'s>) -> Option<()> {
     (inp.peek()? == t).then(|| inp.skip())
 }
 
 /// An expression whose operators all bind at `min` or tighter.
-fn climb<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T, min: i32) -> Option<Expr>
-where
-    I: TokenInput<'t, 's>,
-    E: SyntaxErr<'t, 's, I>,
-    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
-{
-    let start = inp.cursor();
-    let mut lhs = unary(inp, ty)?;
+pub(crate) fn climb<'s, C: Tokens<'s>>(inp: &mut C, min: i32) -> Option<Expr> {
+    let start = inp.pos();
+    let mut lhs = unary(inp)?;
     // A postfix operator after an operand was taken by the operand itself (postfix binds
     // tightest), so only infix operators can follow here.
     while let Some((precedence, op)) = infix(inp.peek()) {
@@ -113,7 +166,7 @@ where
         }
         let before_op = inp.save();
         inp.skip();
-        match climb(inp, ty, left_power + 1) {
+        match climb(inp, left_power + 1) {
             Some(rhs) => {
                 lhs = node(
                     inp,
@@ -133,20 +186,15 @@ where
 
 /// Prefix operators (in a loop, however many), an atom, and its postfix operators: a prefix
 /// operator's operand binds at 20, tighter than every infix operator.
-fn unary<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T) -> Option<Expr>
-where
-    I: TokenInput<'t, 's>,
-    E: SyntaxErr<'t, 's, I>,
-    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
-{
+fn unary<'s, C: Tokens<'s>>(inp: &mut C) -> Option<Expr> {
     let mut prefixes = Vec::new();
     while let Some(op) = prefix(inp.peek()) {
-        prefixes.push((op, inp.cursor()));
+        prefixes.push((op, inp.pos()));
         inp.skip();
     }
-    let start = inp.cursor();
-    let atom = atom(inp, ty)?;
-    let mut e = postfixes(inp, ty, &start, atom);
+    let start = inp.pos();
+    let atom = atom(inp)?;
+    let mut e = postfixes(inp, &start, atom);
     for (op, at) in prefixes.into_iter().rev() {
         let kind = match op {
             Some(op) => ExprKind::Unary(op, Box::new(e)),
@@ -158,17 +206,7 @@ where
 }
 
 /// Calls, indexing, fields and casts after `e`, which began at `start`.
-fn postfixes<'t, 'p, 's: 't, I, E, T>(
-    inp: &mut Inp<'t, 'p, I, E>,
-    ty: &T,
-    start: &Cursor<'t, 'p, I>,
-    mut e: Expr,
-) -> Expr
-where
-    I: TokenInput<'t, 's>,
-    E: SyntaxErr<'t, 's, I>,
-    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
-{
+fn postfixes<'s, C: Tokens<'s>>(inp: &mut C, start: &C::Pos, mut e: Expr) -> Expr {
     loop {
         let before = inp.save();
         let Some(next) = inp.peek() else {
@@ -176,11 +214,11 @@ where
         };
         inp.skip();
         let op = match next {
-            Token::LParen => items(inp, ty, Token::RParen).map(Postfix::Call),
-            Token::LBracket => climb(inp, ty, i32::MIN)
+            Token::LParen => items(inp, Token::RParen).map(Postfix::Call),
+            Token::LBracket => climb(inp, i32::MIN)
                 .and_then(|i| eat(inp, Token::RBracket).map(|()| Postfix::Index(i))),
             Token::Dot => name(inp).map(Postfix::Field),
-            Token::As => inp.parse(ty).ok().map(Postfix::Cast),
+            Token::As => inp.cast_type().map(Postfix::Cast),
             _ => None,
         };
         let Some(op) = op else {
@@ -204,28 +242,21 @@ enum Postfix {
     Cast(TypeExpr),
 }
 
-fn name<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
-    inp: &mut Inp<'t, '_, I, E>,
-) -> Option<Ident> {
-    let at = inp.cursor();
+pub(crate) fn name<'s, C: Tokens<'s>>(inp: &mut C) -> Option<Ident> {
+    let at = inp.pos();
     let Some(Token::Ident(text)) = inp.peek() else {
         return None;
     };
     inp.skip();
     Some(Ident {
         name: SmolStr::new(text),
-        span: span(inp.span_since(&at)),
+        span: inp.span_since(&at),
     })
 }
 
 /// A literal, a path, `(...)`, `[...]`, `{ field: ... }`, `if` or `switch`.
-fn atom<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T) -> Option<Expr>
-where
-    I: TokenInput<'t, 's>,
-    E: SyntaxErr<'t, 's, I>,
-    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
-{
-    let start = inp.cursor();
+fn atom<'s, C: Tokens<'s>>(inp: &mut C) -> Option<Expr> {
+    let start = inp.pos();
     let first = inp.peek()?;
     let kind = match first {
         Token::Ident(_) => {
@@ -247,7 +278,7 @@ where
         }
         Token::LParen => {
             inp.skip();
-            let mut items = items(inp, ty, Token::RParen)?;
+            let mut items = items(inp, Token::RParen)?;
             match items.len() {
                 1 => items
                     .pop()
@@ -257,25 +288,25 @@ where
         }
         Token::LBracket => {
             inp.skip();
-            ExprKind::Array(items(inp, ty, Token::RBracket)?)
+            ExprKind::Array(items(inp, Token::RBracket)?)
         }
         Token::LBrace => {
             inp.skip();
-            ExprKind::StructLit(fields(inp, ty)?)
+            ExprKind::StructLit(fields(inp)?)
         }
         Token::If => {
             inp.skip();
-            let c = condition(inp, ty)?;
-            let a = climb(inp, ty, i32::MIN)?;
+            let c = condition(inp)?;
+            let a = climb(inp, i32::MIN)?;
             eat(inp, Token::Else)?;
-            let b = climb(inp, ty, i32::MIN)?;
+            let b = climb(inp, i32::MIN)?;
             ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
         }
         Token::Switch => {
             inp.skip();
-            let x = condition(inp, ty)?;
+            let x = condition(inp)?;
             eat(inp, Token::LBrace)?;
-            let arms = arms(inp, ty)?;
+            let arms = arms(inp)?;
             ExprKind::Switch(Box::new(x), arms)
         }
         literal => {
@@ -303,49 +334,28 @@ where
 }
 
 /// `(expr)`, as after `if` and `switch`.
-fn condition<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T) -> Option<Expr>
-where
-    I: TokenInput<'t, 's>,
-    E: SyntaxErr<'t, 's, I>,
-    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
-{
+fn condition<'s, C: Tokens<'s>>(inp: &mut C) -> Option<Expr> {
     eat(inp, Token::LParen)?;
-    let c = climb(inp, ty, i32::MIN)?;
+    let c = climb(inp, i32::MIN)?;
     eat(inp, Token::RParen)?;
     Some(c)
 }
 
 /// Comma-separated expressions (a trailing comma allowed) up to `close`, which is taken.
-fn items<'t, 's: 't, I, E, T>(
-    inp: &mut Inp<'t, '_, I, E>,
-    ty: &T,
-    close: Token<'s>,
-) -> Option<Vec<Expr>>
-where
-    I: TokenInput<'t, 's>,
-    E: SyntaxErr<'t, 's, I>,
-    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
-{
+fn items<'s, C: Tokens<'s>>(inp: &mut C, close: Token<'s>) -> Option<Vec<Expr>> {
     let mut out = Vec::new();
-    separated(inp, true, |inp| {
-        climb(inp, ty, i32::MIN).map(|e| out.push(e))
-    });
+    separated(inp, true, |inp| climb(inp, i32::MIN).map(|e| out.push(e)));
     eat(inp, close)?;
     Some(out)
 }
 
 /// `name: expr` fields (a trailing comma allowed) up to the closing `}`, which is taken.
-fn fields<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T) -> Option<Vec<(Ident, Expr)>>
-where
-    I: TokenInput<'t, 's>,
-    E: SyntaxErr<'t, 's, I>,
-    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
-{
+fn fields<'s, C: Tokens<'s>>(inp: &mut C) -> Option<Vec<(Ident, Expr)>> {
     let mut out = Vec::new();
     separated(inp, true, |inp| {
         let field = name(inp)?;
         eat(inp, Token::Colon)?;
-        let value = climb(inp, ty, i32::MIN)?;
+        let value = climb(inp, i32::MIN)?;
         out.push((field, value));
         Some(())
     });
@@ -354,21 +364,16 @@ where
 }
 
 /// A switch's arms up to its closing `}`, which is taken.
-fn arms<'t, 's: 't, I, E, T>(inp: &mut Inp<'t, '_, I, E>, ty: &T) -> Option<Vec<SwitchArm>>
-where
-    I: TokenInput<'t, 's>,
-    E: SyntaxErr<'t, 's, I>,
-    T: Parser<'t, I, TypeExpr, extra::Err<E>>,
-{
+fn arms<'s, C: Tokens<'s>>(inp: &mut C) -> Option<Vec<SwitchArm>> {
     let mut out = Vec::new();
     separated(inp, true, |inp| {
-        let start = inp.cursor();
+        let start = inp.pos();
         let mut patterns = Vec::new();
         if eat(inp, Token::Else).is_none() {
             // At least one pattern, no trailing comma.
             let mut count = 0;
             separated(inp, false, |inp| {
-                climb(inp, ty, i32::MIN).map(|p| {
+                climb(inp, i32::MIN).map(|p| {
                     count += 1;
                     patterns.push(p)
                 })
@@ -378,8 +383,8 @@ where
             }
         }
         eat(inp, Token::FatArrow)?;
-        let value = climb(inp, ty, i32::MIN)?;
-        let at = span(inp.span_since(&start));
+        let value = climb(inp, i32::MIN)?;
+        let at = inp.span_since(&start);
         out.push(SwitchArm {
             patterns,
             value,
@@ -394,10 +399,10 @@ where
 /// Items separated by commas, as chumsky's `separated_by` reads them: as many as there are;
 /// an item that fails leaves the input where it was before it (and before its comma, unless
 /// a trailing comma is allowed).
-fn separated<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
-    inp: &mut Inp<'t, '_, I, E>,
+pub(crate) fn separated<'s, C: Tokens<'s>>(
+    inp: &mut C,
     allow_trailing: bool,
-    mut item: impl FnMut(&mut Inp<'t, '_, I, E>) -> Option<()>,
+    mut item: impl FnMut(&mut C) -> Option<()>,
 ) {
     let mut count = 0;
     loop {

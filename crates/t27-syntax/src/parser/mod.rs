@@ -5,6 +5,9 @@ mod climb;
 #[cfg(test)]
 mod climb_tests;
 mod expr;
+mod hand;
+#[cfg(test)]
+mod hand_tests;
 mod item;
 pub(crate) mod skip;
 mod stmt;
@@ -119,9 +122,17 @@ fn clean<T>(parsed: chumsky::ParseResult<T, EmptyErr>) -> Option<T> {
     }
 }
 
-/// Parses the tokens of one `{ ... }` block, expressions by hand; `None` when they have
-/// anything to report.
+/// Parses the tokens of one `{ ... }` block by hand (`hand.rs`), or, where that gives up, with
+/// chumsky's statements and the expressions by hand; `None` when they have anything to report.
 pub(crate) fn parse_block_fast(
+    src_end: usize,
+    tokens: &[(Token<'_>, SimpleSpan)],
+) -> Option<Block> {
+    hand::block(src_end, tokens).or_else(|| parse_block_by_chumsky(src_end, tokens))
+}
+
+/// [`parse_block_fast`] with chumsky's statement parser (what it falls back to).
+pub(crate) fn parse_block_by_chumsky(
     src_end: usize,
     tokens: &[(Token<'_>, SimpleSpan)],
 ) -> Option<Block> {
