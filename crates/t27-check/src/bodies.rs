@@ -314,8 +314,14 @@ pub struct LoweredBlock {
     pub import_uses: Vec<crate::ImportUse>,
     pub folded_asserts: u32,
     pub runtime_asserts: u32,
-    /// What it refers to, each once, in source order.
-    pub reaches: Vec<ItemRef>,
+}
+
+impl LoweredBlock {
+    /// What it refers to, each once, in source order: walked when asked (only a program with
+    /// errors asks, for what they block), not for every block of a run.
+    pub fn reaches(&self) -> Vec<ItemRef> {
+        reaches_of(&self.body)
+    }
 }
 
 /// Lowers test and invariant blocks, for the engines: a checked program holds only their
@@ -346,7 +352,6 @@ impl BlockLowerer {
         diagnostics.dedup();
         import_uses.sort_by_key(|u| (u.site.start, u.import.start));
         LoweredBlock {
-            reaches: reaches_of(&body),
             body,
             diagnostics,
             import_uses,

@@ -219,6 +219,10 @@ impl<'c> Isolation<'c> {
     /// Breadth first from `test` to the nearest node with an error; the block's own
     /// references from `lowered` when given, else from the checked program.
     fn search(&mut self, test: TestId, lowered: Option<&LoweredBlock>) -> Option<Blocker> {
+        if self.own.is_empty() {
+            // Nothing has an error: nothing can block.
+            return None;
+        }
         let start = Node::Item(ItemRef::Test(test));
         let mut parent: HashMap<Node, (Node, Reach)> = HashMap::default();
         let mut seen: HashSet<Node> = HashSet::default();
@@ -304,7 +308,10 @@ impl<'c> Isolation<'c> {
         sites.sort_by_key(|(s, _)| *s);
         let first = std::iter::once((Node::Module(decl.module), Reach::InModule))
             .chain(sites.into_iter().map(|(_, node)| (node, Reach::Imports)));
-        let refs = block.reaches.iter().map(|r| (Node::Item(*r), reach_of(*r)));
+        let refs = block
+            .reaches()
+            .into_iter()
+            .map(|r| (Node::Item(r), reach_of(r)));
         let mut seen = HashSet::default();
         first.chain(refs).filter(|(n, _)| seen.insert(*n)).collect()
     }

@@ -262,6 +262,9 @@ impl<'p> Machine<'p> {
         if let ExprKind::Binary(op, l, r) = &cond.kind
             && op.is_comparison()
         {
+            if self.compare_ints(frame, *op, l, r) == Some(true) {
+                return Ok(());
+            }
             let a = self.eval(frame, l)?;
             let b = self.eval(frame, r)?;
             if compare(*op, &a, &b) {
@@ -349,6 +352,37 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// A comparison of two integers each read without work (a local, a constant, a literal),
+    /// decided without building and dropping run-time values: the guards of a decision
+    /// function are mostly these. `None` for anything else.
+    fn compare_ints(&self, frame: &[Rt], op: BinOp, l: &Expr, r: &Expr) -> Option<bool> {
+        let int = |e: &Expr| match &e.kind {
+            ExprKind::Local(id) => match frame.get(id.index())? {
+                Rt::Int(v) => Some(*v),
+                _ => None,
+            },
+            ExprKind::Const(id) => match self.consts.get(id.index())? {
+                Rt::Int(v) => Some(*v),
+                _ => None,
+            },
+            ExprKind::Lit(Value::Int(v)) => i128::try_from(v).ok(),
+            _ => None,
+        };
+        if !op.is_comparison() {
+            return None;
+        }
+        let (a, b) = (int(l)?, int(r)?);
+        Some(match op {
+            BinOp::Eq => a == b,
+            BinOp::Ne => a != b,
+            BinOp::Lt => a < b,
+            BinOp::Le => a <= b,
+            BinOp::Gt => a > b,
+            BinOp::Ge => a >= b,
+            _ => return None,
+        })
+    }
+
     fn call_fn(&mut self, f: FnId, args: Vec<Rt>, span: Span) -> Run<Rt> {
         self.tick()?;
         // A leaf cannot recurse: only calls of functions that call count against the limit.
@@ -432,6 +466,9 @@ impl<'p> Machine<'p> {
                 Rt::Bool(self.eval(frame, l)?.bool() || self.eval(frame, r)?.bool())
             }
             ExprKind::Binary(op, l, r) => {
+                if let Some(holds) = self.compare_ints(frame, *op, l, r) {
+                    return Ok(Rt::Bool(holds));
+                }
                 let a = self.eval(frame, l)?;
                 let b = self.eval(frame, r)?;
                 if op.is_comparison() {
