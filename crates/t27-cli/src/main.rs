@@ -19,6 +19,7 @@ macro_rules! outln {
 mod check;
 mod explain;
 mod files;
+mod fmt;
 mod host;
 mod mirror;
 mod test;
@@ -192,6 +193,21 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
     },
+    /// Rewrite specs in the canonical layout (indentation, spacing, long lists wrapped),
+    /// every comment kept; a file with syntax errors is left as it is, with its errors.
+    Fmt {
+        /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
+        paths: Vec<PathBuf>,
+        /// Change nothing: list the files that are not formatted, and exit 1 if any.
+        #[arg(long)]
+        check: bool,
+        /// Format standard input to standard output.
+        #[arg(long, conflicts_with = "paths")]
+        stdin: bool,
+        /// When to color diagnostics.
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+    },
     /// Explain a diagnostic code, with an example and the fix: `t27 explain E0101`.
     Explain {
         /// The code, e.g. `E0101`; `t27 explain --list` lists them all.
@@ -220,6 +236,17 @@ fn main() -> ExitCode {
         }
     };
     let code = match cli.command {
+        Command::Fmt {
+            paths,
+            check,
+            stdin,
+            color,
+        } => fmt::run(&fmt::Options {
+            paths,
+            check,
+            stdin,
+            color,
+        }),
         Command::Check {
             paths,
             root,

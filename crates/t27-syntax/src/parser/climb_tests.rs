@@ -49,7 +49,9 @@ fn fixtures_parse_the_same_by_hand_and_by_chumsky() {
             parse_fast_by(src.len(), &tokens, true).is_some()
                 || name.contains("/errors/")
                 || name.contains("/isolation/")
-                || name.contains("/hostile/"),
+                || name.contains("/hostile/")
+                // A warning the parser gives (`#[test] fn`) is for the rich pass to explain.
+                || !crate::parse(FileId(0), &src).diagnostics.is_empty(),
             "{name}: the fast pass reads no good fixture"
         );
     }

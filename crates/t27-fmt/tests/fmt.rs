@@ -1,0 +1,144 @@
+//! The formatter, over data (a data-driven harness: each file is a test of its own).
+//!
+//! - `layout::NAME`: each spec in `tests/fixtures/fmt` (one for each construct and comment
+//!   position) formatted, as an insta snapshot.
+//! - `keeps::PATH`: every spec of the repository (the fixtures and both seeds) formatted is
+//!   formatted already (idempotence), parses to the same syntax tree spans aside, bodies and
+//!   all; a spec with syntax errors is not formatted, and says so with its errors.
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::{Path, PathBuf};
+use t27_diag::FileId;
+use t27_fmt::{Unformatted, format};
+use t27_syntax::ast::ItemKind;
+
+fn main() {
+    let args = Arguments::from_args();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut trials = Vec::new();
+    let layouts = t27_files(&repo.join("tests/fixtures/fmt"));
+    assert!(layouts.len() >= 8, "layout fixtures: {}", layouts.len());
+    for path in layouts {
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        trials.push(Trial::test(format!("layout::{name}"), move || {
+            layout(&path, &name)
+        }));
+    }
+    let mut every = t27_files(&repo.join("tests/fixtures"));
+    every.extend(t27_files(&repo.join("specs")));
+    assert!(every.len() > 100, "specs: {}", every.len());
+    for path in every {
+        let name = path
+            .strip_prefix(&repo)
+            .unwrap_or(&path)
+            .to_string_lossy()
+            .replace('\\', "/");
+        trials.push(Trial::test(format!("keeps::{name}"), move || keeps(&path)));
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn t27_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(t27_files(&path));
+        } else if path.extension().is_some_and(|e| e == "t27") {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+fn read(path: &Path) -> Result<String, Failed> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|_| "not UTF-8".into())
+}
+
+fn layout(path: &Path, name: &str) -> Result<(), Failed> {
+    let src = read(path)?;
+    let formatted = match format(FileId(0), &src) {
+        Ok(text) => text,
+        Err(e) => return Err(format!("not formatted: {e:?}").into()),
+    };
+    // The snapshot shows the text; line ends and the byte order mark are checked here.
+    if src.contains("\r\n") != formatted.contains("\r\n")
+        || formatted.replace("\r\n", "").contains('\r')
+        || src.starts_with('\u{feff}') != formatted.starts_with('\u{feff}')
+    {
+        return Err("line ends or the byte order mark changed".into());
+    }
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_input_file(path);
+    settings.bind(|| insta::assert_snapshot!(format!("fmt__{name}"), formatted));
+    Ok(())
+}
+
+fn keeps(path: &Path) -> Result<(), Failed> {
+    let Ok(src) = read(path) else {
+        // A fixture of bytes that are not UTF-8 is the decoder's business, not the formatter's.
+        return Ok(());
+    };
+    let once = match format(FileId(0), &src) {
+        Ok(text) => text,
+        Err(Unformatted::Syntax(errors)) => {
+            return if errors.iter().all(|d| d.is_error()) && !errors.is_empty() {
+                Ok(())
+            } else {
+                Err("a syntax failure without errors".into())
+            };
+        }
+        Err(Unformatted::Changed) => return Err("formatting would change the tokens".into()),
+    };
+    let twice = format(FileId(0), &once).map_err(|e| format!("the formatted file: {e:?}"))?;
+    if twice != once {
+        return Err(format!("not idempotent:\n--- once\n{once}\n--- twice\n{twice}").into());
+    }
+    let (before, after) = (tree(&src), tree(&once));
+    if before != after {
+        return Err(format!("the syntax tree changed:\n{once}").into());
+    }
+    Ok(())
+}
+
+/// The syntax tree of `src`, bodies read back in, as text with every span taken out.
+fn tree(src: &str) -> String {
+    let mut parsed = t27_syntax::parse(FileId(0), src).file;
+    for item in &mut parsed.items {
+        let body = match &mut item.kind {
+            ItemKind::Fn(f) => &mut f.body,
+            ItemKind::Test(t) => &mut t.body,
+            _ => continue,
+        };
+        if body.stmts.is_empty()
+            && let Some(read) = t27_syntax::parse_body(FileId(0), src, body.span)
+        {
+            *body = read;
+        }
+    }
+    without_spans(&format!("{parsed:?}"))
+}
+
+/// `Span { start: 1, end: 2 }` taken out of a tree's debug text.
+fn without_spans(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("Span { start: ") {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let end = rest.find('}').map_or(rest.len(), |i| i + 1);
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
