@@ -182,9 +182,12 @@ fn every_fixture_with_each_token_deleted() {
     let base = preloaded(&files);
     let mut failures = Vec::new();
     for f in &files {
-        // A bad or hostile fixture may become valid when the token that made it bad is deleted.
-        let must_break =
-            !f.starts_with("tests/fixtures/errors") && !f.starts_with("tests/fixtures/hostile");
+        // A bad or hostile fixture may become valid when the token that made it bad is deleted,
+        // and a formatter's fixture is about layout (`return Pair { .. }` is as good without
+        // `Pair`).
+        let must_break = !f.starts_with("tests/fixtures/errors")
+            && !f.starts_with("tests/fixtures/hostile")
+            && !f.starts_with("tests/fixtures/fmt");
         delete_each_token(f, 1, &base, must_break, &mut failures);
     }
     assert!(
