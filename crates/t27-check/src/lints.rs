@@ -2,7 +2,7 @@
 
 use crate::checker::Checker;
 use std::sync::Arc;
-use t27_diag::{Code, Diagnostic};
+use t27_diag::{Code, Diagnostic, Span};
 use t27_syntax::ast::ItemKind;
 
 impl Checker {
@@ -12,19 +12,28 @@ impl Checker {
             // `&&`/`||` beside `and`/`or` in one file.
             if m.ast.word_logic_ops > 0 {
                 for span in &m.ast.symbolic_logic_ops {
-                    let word = if span.len() == 2
-                        && self
-                            .sources
-                            .get(m.file)
-                            .text
-                            .as_bytes()
-                            .get(span.start as usize)
-                            == Some(&b'&')
-                    {
+                    let text = self.sources.get(m.file).text.as_bytes();
+                    let word = if span.len() == 2 && text.get(span.start as usize) == Some(&b'&') {
                         "and"
                     } else {
                         "or"
                     };
+                    // `a&&b` becomes `a and b`: a word needs space either side.
+                    let spaced = |at: Option<usize>| {
+                        at.and_then(|i| text.get(i))
+                            .is_none_or(u8::is_ascii_whitespace)
+                    };
+                    let before = if spaced((span.start as usize).checked_sub(1)) {
+                        ""
+                    } else {
+                        " "
+                    };
+                    let after = if spaced(Some(span.end as usize)) {
+                        ""
+                    } else {
+                        " "
+                    };
+                    let replacement = format!("{before}{word}{after}");
                     self.report(
                         Diagnostic::new(
                             Code("W0003"),
@@ -33,7 +42,8 @@ impl Checker {
                             "this file mixes symbolic and word logic operators",
                         )
                         .with_label(format!("the rest of the file writes `{word}`"))
-                        .with_help(format!("write `{word}`")),
+                        .with_help(format!("write `{word}`"))
+                        .with_fix(*span, replacement),
                     );
                 }
             }
@@ -61,7 +71,11 @@ impl Checker {
                             "an indented `;` comment inside a body",
                         )
                         .with_label("read as a comment, easily mistaken for an empty statement")
-                        .with_help("write the comment with `//`"),
+                        .with_help("write the comment with `//`")
+                        .with_fix(
+                            Span::new(c.span.start as usize, c.span.start as usize + 1),
+                            "//",
+                        ),
                     );
                 }
             }

@@ -67,7 +67,8 @@ impl Checker {
                                     "`string` is an alias; the type is written `str`",
                                 )
                                 .with_label("read as `str`")
-                                .with_help("write `str`"),
+                                .with_help("write `str`")
+                                .with_fix(t.span, "str"),
                             );
                             return Ty::Str;
                         }

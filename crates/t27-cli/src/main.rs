@@ -19,6 +19,7 @@ macro_rules! outln {
 mod check;
 mod explain;
 mod files;
+mod fix;
 mod fmt;
 mod host;
 mod mirror;
@@ -208,6 +209,18 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
+    /// Apply every certain fix the diagnostics carry (each warning's that has one, and the
+    /// errors whose fix is certain) to the given specs.
+    Fix {
+        /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
+        paths: Vec<PathBuf>,
+        /// The spec root `use` paths start from (as for `check`).
+        #[arg(long)]
+        root: Option<PathBuf>,
+        /// Change nothing: print the changes as a unified diff.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// Explain a diagnostic code, with an example and the fix: `t27 explain E0101`.
     Explain {
         /// The code, e.g. `E0101`; `t27 explain --list` lists them all.
@@ -236,6 +249,15 @@ fn main() -> ExitCode {
         }
     };
     let code = match cli.command {
+        Command::Fix {
+            paths,
+            root,
+            dry_run,
+        } => fix::run(&fix::Options {
+            paths,
+            root,
+            dry_run,
+        }),
         Command::Fmt {
             paths,
             check,

@@ -79,6 +79,17 @@ pub struct Diagnostic {
     pub secondary: Vec<Label>,
     pub notes: Vec<String>,
     pub help: Option<String>,
+    /// The change that resolves it, when that change is certain (machine-applicable): what
+    /// `t27 fix` applies. Empty when the fix needs a person (the help says what to do).
+    pub fix: Vec<Edit>,
+}
+
+/// One replacement in the diagnostic's own file: `span` becomes `text` (an empty span
+/// inserts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    pub span: Span,
+    pub text: String,
 }
 
 impl Diagnostic {
@@ -97,7 +108,17 @@ impl Diagnostic {
             secondary: Vec::new(),
             notes: Vec::new(),
             help: None,
+            fix: Vec::new(),
         }
+    }
+
+    /// The certain fix: `span` of the diagnostic's file becomes `text`.
+    pub fn with_fix(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
+        self.fix.push(Edit {
+            span,
+            text: text.into(),
+        });
+        self
     }
 
     /// The words under the primary span.

@@ -22,6 +22,15 @@ pub fn to_json_line(diag: &Diagnostic, sources: &dyn Sources) -> String {
             json!({"file": sources.name(l.file), "line": line, "column": column, "message": l.message})
         })
         .collect();
+    let fix: Vec<_> = diag
+        .fix
+        .iter()
+        .map(|e| {
+            let (line, column) = index.line_col(text, e.span.start as usize);
+            let (end_line, end_column) = index.line_col(text, e.span.end as usize);
+            json!({"line": line, "column": column, "end_line": end_line, "end_column": end_column, "text": e.text})
+        })
+        .collect();
     json!({
         "file": sources.name(diag.primary.file),
         "line": line,
@@ -35,6 +44,7 @@ pub fn to_json_line(diag: &Diagnostic, sources: &dyn Sources) -> String {
         "notes": diag.notes,
         "help": diag.help,
         "related": secondary,
+        "fix": fix,
     })
     .to_string()
 }

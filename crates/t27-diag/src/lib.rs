@@ -14,7 +14,7 @@ mod lines;
 mod render;
 
 pub use codes::{CODES, Code, CodeInfo, explain};
-pub use diagnostic::{Diagnostic, FileId, Label, Severity, Span};
+pub use diagnostic::{Diagnostic, Edit, FileId, Label, Severity, Span};
 pub use json::to_json_line;
 pub use lines::LineIndex;
 pub use render::{Sources, render, render_snippet};

@@ -270,6 +270,11 @@ fn to_diagnostic(file: FileId, err: &Rich<'_, Token<'_>>) -> Diagnostic {
             if !help.is_empty() {
                 d = d.with_help(help);
             }
+            // A `;` missing where the parser went on as if it were there: putting it there is
+            // certain.
+            if matches!(code.as_str(), "E0101" | "W0001") && at.is_empty() {
+                d = d.with_fix(at, ";");
+            }
             d
         }
         RichReason::ExpectedFound { expected, found } => {
