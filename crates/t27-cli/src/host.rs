@@ -28,6 +28,7 @@ impl Host {
     }
 }
 
+#[derive(Clone)]
 pub struct HostOptions {
     pub host: Host,
     /// The TypeScript compiler: this, or `tsc` on the PATH.

@@ -24,6 +24,7 @@ mod fmt;
 mod host;
 mod mirror;
 mod test;
+mod watch;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -158,6 +159,10 @@ enum Command {
         /// The TypeScript compiler for `--host ts` (default: `tsc` on the PATH).
         #[arg(long, value_name = "PATH")]
         tsc: Option<PathBuf>,
+        /// Run every block, then, on every save, the blocks of the changed modules and of the
+        /// modules that import them, until stopped (Ctrl-C).
+        #[arg(long, conflicts_with_all = ["list", "junit"])]
+        watch: bool,
     },
     /// Generate host mirrors of the specs' public constants: `t27 gen ts` or `t27 gen rust`.
     Gen {
@@ -296,6 +301,7 @@ fn main() -> ExitCode {
             color,
             host,
             tsc,
+            watch,
         } => {
             let host = host.map(|h| host::HostOptions {
                 host: match h {
@@ -310,7 +316,7 @@ fn main() -> ExitCode {
                 EngineArg::Jit => t27_run::Engine::Jit,
                 EngineArg::Eval => t27_run::Engine::Eval,
             };
-            test::run(&test::Options {
+            let opts = test::Options {
                 paths,
                 root,
                 engine,
@@ -323,7 +329,13 @@ fn main() -> ExitCode {
                 perf_map,
                 color,
                 host,
-            })
+                watching: false,
+            };
+            if watch {
+                watch::run(&opts)
+            } else {
+                test::run(&opts)
+            }
         }
         Command::Gen {
             target,

@@ -14,6 +14,7 @@ pub const EXIT_FAILED: u8 = 1;
 pub const EXIT_NOT_COMPILED: u8 = 2;
 pub const EXIT_USAGE: u8 = 3;
 
+#[derive(Clone)]
 pub struct Options {
     pub paths: Vec<PathBuf>,
     pub root: Option<PathBuf>,
@@ -28,6 +29,8 @@ pub struct Options {
     pub color: Color,
     /// Run the blocks on a host (generated code), not on an engine.
     pub host: Option<crate::host::HostOptions>,
+    /// Part of `--watch`: the process goes on after the run, so it frees what it checked.
+    pub watching: bool,
 }
 
 pub fn run(opts: &Options) -> u8 {
@@ -137,7 +140,9 @@ pub fn run(opts: &Options) -> u8 {
         EXIT_PASSED
     };
     // The process ends right after this; freeing the program would only cost time.
-    std::mem::forget(checked);
+    if !opts.watching {
+        std::mem::forget(checked);
+    }
     code
 }
 
