@@ -9,9 +9,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
 
 /// How often the files are looked at.
-const POLL: Duration = Duration::from_millis(50);
+const POLL: Duration = Duration::from_millis(20);
 /// How long a change must rest before it runs: an editor that saves in two writes is seen once.
-const SETTLE: Duration = Duration::from_millis(20);
+const SETTLE: Duration = Duration::from_millis(10);
 
 type Stamps = BTreeMap<PathBuf, (u64, Option<SystemTime>)>;
 
