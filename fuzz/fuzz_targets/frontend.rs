@@ -1,5 +1,6 @@
 //! Arbitrary bytes as a spec file, through decoding, lexing, parsing, name resolution, type
-//! checking and constant evaluation: nothing may panic, overflow its stack or hang.
+//! checking and constant evaluation, and the formatter: nothing may panic, overflow its stack
+//! or hang; a text the formatter takes it formats to a text it leaves as it is.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -11,5 +12,15 @@ fuzz_target!(|data: &[u8]| {
     for d in &checked.diagnostics {
         let _ = t27_diag::render(d, &checked.sources, false);
         let _ = t27_diag::to_json_line(d, &checked.sources);
+    }
+    if let Ok(text) = std::str::from_utf8(data) {
+        match t27_fmt::format(t27_diag::FileId(0), text) {
+            Ok(once) => {
+                let twice = t27_fmt::format(t27_diag::FileId(0), &once);
+                assert!(matches!(&twice, Ok(t) if *t == once), "not idempotent: {once:?} -> {twice:?}");
+            }
+            Err(t27_fmt::Unformatted::Syntax(_)) => {}
+            Err(t27_fmt::Unformatted::Changed) => panic!("formatting would change the tokens of {text:?}"),
+        }
     }
 });

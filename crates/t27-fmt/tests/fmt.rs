@@ -5,6 +5,9 @@
 //! - `keeps::PATH`: every spec of the repository (the fixtures and both seeds) formatted is
 //!   formatted already (idempotence), parses to the same syntax tree spans aside, bodies and
 //!   all; a spec with syntax errors is not formatted, and says so with its errors.
+//! - `random::N`: the same for random programs (`t27-progen`), and for copies of the seeds with
+//!   their line breaks moved: every token on a line of its own, and the whole file on one line
+//!   where the `;` comment rule allows it (the layout then comes from the tokens alone).
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
@@ -38,7 +41,44 @@ fn main() {
             .replace('\\', "/");
         trials.push(Trial::test(format!("keeps::{name}"), move || keeps(&path)));
     }
+    for batch in 0..8u64 {
+        trials.push(Trial::test(format!("random::{batch}"), move || {
+            for seed in batch * 25..(batch + 1) * 25 {
+                let src = t27_progen::program(seed);
+                keeps_text(&src, true)
+                    .map_err(|e| format!("program {seed}: {}", e.message().unwrap_or_default()))?;
+            }
+            Ok(())
+        }));
+    }
+    for seed in ["specs/queen/dispatch.t27", "specs/queen/review_first.t27"] {
+        let path = repo.join(seed);
+        trials.push(Trial::test(format!("relined::{seed}"), move || {
+            let src = read(&path)?;
+            keeps_text(&one_token_a_line(&src), true)
+        }));
+    }
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// `src` with a line break before every token that does not follow a `;` comment's rule
+/// (comments keep their lines): the layout the formatter restores from tokens alone.
+fn one_token_a_line(src: &str) -> String {
+    let tokens = t27_syntax::lexer::lex(FileId(0), src).tokens;
+    let mut out = String::new();
+    let mut at = 0;
+    for (_, span) in &tokens {
+        let gap = &src[at..span.start];
+        out.push_str(gap);
+        // A break where there was none; never before a `;` (it would become a comment).
+        if !gap.contains('\n') && !src[span.start..].starts_with(';') && at > 0 {
+            out.push('\n');
+        }
+        out.push_str(&src[span.start..span.end]);
+        at = span.end;
+    }
+    out.push_str(&src[at..]);
+    out
 }
 
 fn t27_files(dir: &Path) -> Vec<PathBuf> {
@@ -89,8 +129,18 @@ fn keeps(path: &Path) -> Result<(), Failed> {
         // A fixture of bytes that are not UTF-8 is the decoder's business, not the formatter's.
         return Ok(());
     };
+    keeps_text(&src, false)
+}
+
+/// Formatting `src` is idempotent and keeps its tree; `must_format`: the text parses, so a
+/// refusal is a failure.
+fn keeps_text(src: &str, must_format: bool) -> Result<(), Failed> {
+    let src = src.to_string();
     let once = match format(FileId(0), &src) {
         Ok(text) => text,
+        Err(Unformatted::Syntax(errors)) if must_format => {
+            return Err(format!("not formatted: {errors:?}").into());
+        }
         Err(Unformatted::Syntax(errors)) => {
             return if errors.iter().all(|d| d.is_error()) && !errors.is_empty() {
                 Ok(())
