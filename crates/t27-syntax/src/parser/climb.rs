@@ -254,28 +254,32 @@ pub(crate) fn name<'s, C: Tokens<'s>>(inp: &mut C) -> Option<Ident> {
     })
 }
 
+/// `a` or `a::b::c`; a `::` not followed by a name is left where it is, as chumsky's `path`
+/// leaves it.
+pub(crate) fn path<'s, C: Tokens<'s>>(inp: &mut C) -> Option<Path> {
+    let mut path = Path::from_buf([name(inp)?]);
+    loop {
+        let before = inp.save();
+        if eat(inp, Token::ColonColon).is_none() {
+            break;
+        }
+        match name(inp) {
+            Some(next) => path.push(next),
+            None => {
+                inp.rewind(before);
+                break;
+            }
+        }
+    }
+    Some(path)
+}
+
 /// A literal, a path, `(...)`, `[...]`, `{ field: ... }`, `if` or `switch`.
 fn atom<'s, C: Tokens<'s>>(inp: &mut C) -> Option<Expr> {
     let start = inp.pos();
     let first = inp.peek()?;
     let kind = match first {
-        Token::Ident(_) => {
-            let mut path = Path::from_buf([name(inp)?]);
-            loop {
-                let before = inp.save();
-                if eat(inp, Token::ColonColon).is_none() {
-                    break;
-                }
-                match name(inp) {
-                    Some(next) => path.push(next),
-                    None => {
-                        inp.rewind(before);
-                        break;
-                    }
-                }
-            }
-            ExprKind::Path(path)
-        }
+        Token::Ident(_) => ExprKind::Path(path(inp)?),
         Token::LParen => {
             inp.skip();
             let mut items = items(inp, Token::RParen)?;

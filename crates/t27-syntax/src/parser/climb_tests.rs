@@ -3,6 +3,7 @@
 //! with the next or replaced, the fast pass gives the same declarations (or the same failure)
 //! whichever parser reads the expressions.
 
+use super::mutants::for_each_mutant;
 use super::parse_fast_by;
 use crate::token::Token;
 use crate::{lexer, test_files};
@@ -63,23 +64,11 @@ fn mutated_fixtures_parse_the_same_by_hand_and_by_chumsky() {
     for (path, src) in test_files::specs() {
         let tokens: Tokens<'_> = lexer::lex(FileId(0), &src).tokens;
         // Every position in a small file; every few in a large one.
-        let step = (tokens.len() / 400).max(1);
-        for at in (0..tokens.len()).step_by(step) {
-            let replacement = REPLACEMENTS[at % REPLACEMENTS.len()];
-            for how in 0..4 {
-                let mut t = tokens.clone();
-                match how {
-                    0 => drop(t.remove(at)),
-                    1 => t.insert(at, t[at]),
-                    2 if at + 1 < t.len() => t.swap(at, at + 1),
-                    3 => t[at].0 = replacement,
-                    _ => continue,
-                }
-                mutants += 1;
-                let what = || format!("{}: mutation {how} at token {at}", path.display());
-                agree(src.len(), &t, &what);
-            }
-        }
+        for_each_mutant(&tokens, 400, &REPLACEMENTS, |at, how, t| {
+            mutants += 1;
+            let what = || format!("{}: mutation {how} at token {at}", path.display());
+            agree(src.len(), t, &what);
+        });
     }
     assert!(mutants > 10_000, "mutants made: {mutants}");
 }

@@ -13,7 +13,7 @@
 //! a block, `///` a stray doc comment, anything else an expression or an assignment. Where
 //! chumsky would go on to try another alternative after one fails, this gives up instead.
 
-use super::climb::{Tokens, climb, eat, name, separated};
+use super::climb::{Tokens, climb, eat, name, path, separated};
 use crate::ast::*;
 use crate::literal;
 use crate::token::Token;
@@ -118,26 +118,6 @@ fn type_expr(inp: &mut Slice<'_, '_>, depth: usize) -> Option<TypeExpr> {
         kind,
         span: inp.span_since(&start),
     })
-}
-
-/// `a` or `a::b::c`; a `::` not followed by a name is left where it is, as chumsky's `path`
-/// leaves it.
-fn path(inp: &mut Slice<'_, '_>) -> Option<Path> {
-    let mut path = Path::from_buf([name(inp)?]);
-    loop {
-        let before = inp.save();
-        if eat(inp, Token::ColonColon).is_none() {
-            break;
-        }
-        match name(inp) {
-            Some(next) => path.push(next),
-            None => {
-                inp.rewind(before);
-                break;
-            }
-        }
-    }
-    Some(path)
 }
 
 /// The `{ ... }` block that `tokens` are, read by hand; `None` when this parser is not sure.

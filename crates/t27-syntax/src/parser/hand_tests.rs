@@ -4,6 +4,7 @@
 //! statement parser, or makes the hand parser give up. And it does not give up on the
 //! bodies of good specs.
 
+use super::mutants::for_each_mutant;
 use super::{hand, parse_block_by_chumsky};
 use crate::token::Token;
 use crate::{lexer, test_files};
@@ -103,33 +104,19 @@ fn mutated_blocks_read_the_same_by_hand_and_by_chumsky() {
     let (mut mutants, mut read) = (0, 0);
     for (path, src) in test_files::specs() {
         let tokens: Tokens<'_> = lexer::lex(FileId(0), &src).tokens;
-        let step = (tokens.len() / 300).max(1);
-        for at in (0..tokens.len()).step_by(step) {
-            let replacement = REPLACEMENTS[at % REPLACEMENTS.len()];
-            for how in 0..4 {
-                let mut t = tokens.clone();
-                match how {
-                    0 => drop(t.remove(at)),
-                    1 => t.insert(at, t[at]),
-                    2 if at + 1 < t.len() => t.swap(at, at + 1),
-                    3 => t[at].0 = replacement,
-                    _ => continue,
-                }
-                // The outermost groups (bodies) around the change, and the groups in them.
-                for (start, end) in brace_groups(&t, 3) {
-                    if start <= at && at < end {
-                        mutants += 1;
-                        let what = || {
-                            format!(
-                                "{}: mutation {how} at token {at}, tokens {start}..{end}",
-                                path.display()
-                            )
-                        };
-                        read += usize::from(agree(src.len(), &t[start..end], &what));
-                    }
+        for_each_mutant(&tokens, 300, &REPLACEMENTS, |at, how, t| {
+            // The outermost groups (bodies) around the change, and the groups in them.
+            for (start, end) in brace_groups(t, 3) {
+                if start <= at && at < end {
+                    mutants += 1;
+                    let what = || {
+                        let file = path.display();
+                        format!("{file}: mutation {how} at token {at}, tokens {start}..{end}")
+                    };
+                    read += usize::from(agree(src.len(), &t[start..end], &what));
                 }
             }
-        }
+        });
     }
     // Both ways: blocks the hand parser read (and matched), and blocks it gave up on.
     assert!(

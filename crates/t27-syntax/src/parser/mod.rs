@@ -9,6 +9,8 @@ mod hand;
 #[cfg(test)]
 mod hand_tests;
 mod item;
+#[cfg(test)]
+mod mutants;
 pub(crate) mod skip;
 mod stmt;
 
