@@ -4,9 +4,12 @@
 //! nothing; and the fix changed no meaning: the constants and every block's outcome are
 //! those of the original (for a spec whose error kept its blocks from running, they pass).
 
+mod common;
+
+use common::{stdout, t27_in as t27};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn main() {
     let args = Arguments::from_args();
@@ -30,18 +33,6 @@ fn main() {
         })
         .collect();
     libtest_mimic::run(&args, trials).exit();
-}
-
-fn t27(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_t27"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("t27 runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 /// JSON lines without the fields that change from run to run.

@@ -1,20 +1,10 @@
 //! `t27 fmt` as a user runs it: in place, `--check`, `--stdin`, a file with syntax errors.
 
+mod common;
+
+use common::{stderr, t27_in as t27};
 use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
-
-fn t27(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_t27"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("t27 runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::process::{Command, Stdio};
 
 const UNFORMATTED: &str = "module M;\npub fn f(x:u32)->u32{\nreturn x+1; // one more\n}\n";
 const FORMATTED: &str = "module M;\npub fn f(x: u32) -> u32 {\n    return x + 1; // one more\n}\n";
