@@ -1,5 +1,6 @@
 //! The interpreter proper.
 
+use crate::ops::{binary_values, cast, compare, compare_ints, fit};
 use crate::value::Rt;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -8,7 +9,7 @@ use t27_diag::Span;
 use t27_ir::*;
 
 /// Why a block stopped before its end.
-enum Stop {
+pub(crate) enum Stop {
     Trap(TrapKind, Span),
     Fail {
         assert: Span,
@@ -28,7 +29,7 @@ enum Flow {
     Return(Rt),
 }
 
-type Run<T> = Result<T, Stop>;
+pub(crate) type Run<T> = Result<T, Stop>;
 
 /// Runs the blocks of one module. Module `var`s start at their initial values when the
 /// machine is made and are shared by the blocks run on it, in order.
@@ -74,7 +75,7 @@ fn initial(g: &Global, p: &Program) -> Rt {
         .map_or_else(|| Rt::zero(&g.ty, p), Rt::from_value)
 }
 
-fn trap<T>(kind: TrapKind, span: Span) -> Run<T> {
+pub(crate) fn trap<T>(kind: TrapKind, span: Span) -> Run<T> {
     Err(Stop::Trap(kind, span))
 }
 
@@ -262,7 +263,7 @@ impl<'p> Machine<'p> {
         if let ExprKind::Binary(op, l, r) = &cond.kind
             && op.is_comparison()
         {
-            if self.compare_ints(frame, *op, l, r) == Some(true) {
+            if compare_ints(&self.consts, frame, *op, l, r) == Some(true) {
                 return Ok(());
             }
             let a = self.eval(frame, l)?;
@@ -352,37 +353,6 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// A comparison of two integers each read without work (a local, a constant, a literal),
-    /// decided without building and dropping run-time values: the guards of a decision
-    /// function are mostly these. `None` for anything else.
-    fn compare_ints(&self, frame: &[Rt], op: BinOp, l: &Expr, r: &Expr) -> Option<bool> {
-        let int = |e: &Expr| match &e.kind {
-            ExprKind::Local(id) => match frame.get(id.index())? {
-                Rt::Int(v) => Some(*v),
-                _ => None,
-            },
-            ExprKind::Const(id) => match self.consts.get(id.index())? {
-                Rt::Int(v) => Some(*v),
-                _ => None,
-            },
-            ExprKind::Lit(Value::Int(v)) => i128::try_from(v).ok(),
-            _ => None,
-        };
-        if !op.is_comparison() {
-            return None;
-        }
-        let (a, b) = (int(l)?, int(r)?);
-        Some(match op {
-            BinOp::Eq => a == b,
-            BinOp::Ne => a != b,
-            BinOp::Lt => a < b,
-            BinOp::Le => a <= b,
-            BinOp::Gt => a > b,
-            BinOp::Ge => a >= b,
-            _ => return None,
-        })
-    }
-
     fn call_fn(&mut self, f: FnId, args: Vec<Rt>, span: Span) -> Run<Rt> {
         self.tick()?;
         // A leaf cannot recurse: only calls of functions that call count against the limit.
@@ -466,7 +436,7 @@ impl<'p> Machine<'p> {
                 Rt::Bool(self.eval(frame, l)?.bool() || self.eval(frame, r)?.bool())
             }
             ExprKind::Binary(op, l, r) => {
-                if let Some(holds) = self.compare_ints(frame, *op, l, r) {
+                if let Some(holds) = compare_ints(&self.consts, frame, *op, l, r) {
                     return Ok(Rt::Bool(holds));
                 }
                 let a = self.eval(frame, l)?;
@@ -614,104 +584,5 @@ fn element(v: &Rt, i: i128, span: Span) -> Run<Rt> {
         Rt::Agg(items) if i >= 0 && (i as usize) < items.len() => Ok(items[i as usize].snapshot()),
         Rt::Str(s) if i >= 0 && (i as usize) < s.len() => Ok(Rt::Int(s[i as usize] as i128)),
         _ => trap(TrapKind::IndexOutOfBounds, span),
-    }
-}
-
-/// Checks that `v` fits the integer type `ty`, trapping with `kind` otherwise.
-fn fit(v: i128, ty: &Ty, kind: TrapKind, span: Span) -> Run<i128> {
-    match ty {
-        Ty::Int(t) => {
-            let (min, max) = bounds(*t);
-            if v < min || v > max {
-                trap(kind, span)
-            } else {
-                Ok(v)
-            }
-        }
-        _ => Ok(v),
-    }
-}
-
-pub(crate) fn bounds(t: IntTy) -> (i128, i128) {
-    if t.signed() {
-        (-(1i128 << (t.bits() - 1)), (1i128 << (t.bits() - 1)) - 1)
-    } else {
-        (0, (1i128 << t.bits()) - 1)
-    }
-}
-
-fn compare(op: BinOp, a: &Rt, b: &Rt) -> bool {
-    use std::cmp::Ordering::*;
-    let ord = match (a, b) {
-        (Rt::Int(x), Rt::Int(y)) => x.partial_cmp(y),
-        (Rt::F64(x), Rt::F64(y)) => x.partial_cmp(y),
-        _ => None,
-    };
-    match op {
-        BinOp::Eq => a == b,
-        BinOp::Ne => a != b,
-        BinOp::Lt => ord == Some(Less),
-        BinOp::Le => matches!(ord, Some(Less | Equal)),
-        BinOp::Gt => ord == Some(Greater),
-        BinOp::Ge => matches!(ord, Some(Greater | Equal)),
-        _ => false,
-    }
-}
-
-/// Arithmetic, bitwise and shift operators on two values of type `ty` (for shifts, the left
-/// operand's type). Integer results that do not fit `ty` trap.
-fn binary_values(op: BinOp, a: Rt, b: Rt, ty: &Ty, span: Span) -> Run<Rt> {
-    match (a, b) {
-        (Rt::F64(x), Rt::F64(y)) => Ok(Rt::F64(match op {
-            BinOp::Add => x + y,
-            BinOp::Sub => x - y,
-            BinOp::Mul => x * y,
-            BinOp::Div => x / y,
-            BinOp::Rem => x % y,
-            _ => x,
-        })),
-        (Rt::Int(x), Rt::Int(y)) => {
-            let r = match op {
-                BinOp::Add => x.checked_add(y),
-                BinOp::Sub => x.checked_sub(y),
-                BinOp::Mul => x.checked_mul(y),
-                BinOp::Div | BinOp::Rem if y == 0 => return trap(TrapKind::DivisionByZero, span),
-                BinOp::Div => x.checked_div(y),
-                BinOp::Rem => x.checked_rem(y),
-                BinOp::BitAnd => Some(x & y),
-                BinOp::BitOr => Some(x | y),
-                BinOp::BitXor => Some(x ^ y),
-                BinOp::Shl | BinOp::Shr => {
-                    let bits = ty.int().map_or(64, |t| t.bits()) as i128;
-                    if y < 0 || y >= bits {
-                        return trap(TrapKind::ShiftTooWide, span);
-                    }
-                    Some(if op == BinOp::Shl { x << y } else { x >> y })
-                }
-                _ => Some(x),
-            };
-            match r {
-                Some(v) => Ok(Rt::Int(fit(v, ty, TrapKind::Overflow, span)?)),
-                None => trap(TrapKind::Overflow, span),
-            }
-        }
-        (a, _) => Ok(a),
-    }
-}
-
-fn cast(v: Rt, ty: &Ty, span: Span) -> Run<Rt> {
-    match (v, ty) {
-        (Rt::Int(x), Ty::Int(_)) => Ok(Rt::Int(fit(x, ty, TrapKind::LossyCast, span)?)),
-        (Rt::Int(x), Ty::F64) => Ok(Rt::F64(x as f64)),
-        (Rt::F64(x), Ty::Int(t)) => {
-            // The bounds are powers of two, exact as floats: min <= whole < max + 1.
-            let (min, max) = bounds(*t);
-            let whole = x.trunc();
-            if !x.is_finite() || whole < min as f64 || whole >= (max + 1) as f64 {
-                return trap(TrapKind::LossyCast, span);
-            }
-            Ok(Rt::Int(whole as i128))
-        }
-        (v, _) => Ok(v),
     }
 }

@@ -8,6 +8,7 @@
 #![deny(clippy::unwrap_used)]
 
 mod interp;
+mod ops;
 mod value;
 
 pub use interp::Machine;
