@@ -56,21 +56,19 @@ pub fn format(file: FileId, src: &str) -> Result<String, Unformatted> {
     let mut lines = layout::lines(src, &tokens);
     wrap::wrap_long_lines(&mut lines);
     let out = render::render(src, &lines);
-    if same_tokens_and_comments(file, src, &out) {
+    if same_tokens_and_comments(file, src, &tokens, &out) {
         Ok(out)
     } else {
         Err(Unformatted::Changed)
     }
 }
 
-/// Whether `a` and `b` lex to the same tokens (kinds and texts) and the same comments.
-fn same_tokens_and_comments(file: FileId, a: &str, b: &str) -> bool {
-    let (la, lb) = (
-        t27_syntax::lexer::lex(file, a),
-        t27_syntax::lexer::lex(file, b),
-    );
-    texts(a, &la.tokens) == texts(b, &lb.tokens)
-        && layout::comments(a, &la.tokens) == layout::comments(b, &lb.tokens)
+/// Whether `b` lexes to the tokens (kinds and texts) and the comments of `a`, whose tokens are
+/// `a_tokens` (lexed once, for the layout too).
+fn same_tokens_and_comments(file: FileId, a: &str, a_tokens: &Tokens<'_>, b: &str) -> bool {
+    let b_tokens = t27_syntax::lexer::lex(file, b).tokens;
+    texts(a, a_tokens) == texts(b, &b_tokens)
+        && layout::comments(a, a_tokens) == layout::comments(b, &b_tokens)
 }
 
 type Tokens<'s> = [(Token<'s>, t27_syntax::lexer::TokenSpan)];

@@ -58,13 +58,9 @@ impl<'s> Tokens<'s> for Slice<'_, 's> {
         };
         Span::new(start, end)
     }
+    /// (Where it fails, the caller goes back to before the `as`, as with chumsky's input.)
     fn cast_type(&mut self) -> Option<TypeExpr> {
-        let before = self.at;
-        let ty = type_expr(self, 0);
-        if ty.is_none() {
-            self.at = before;
-        }
-        ty
+        type_expr(self, 0)
     }
 }
 
