@@ -108,6 +108,9 @@ impl Checker {
         if let Some(w) = worker {
             self.diags.extend(w.diags);
             self.import_uses.extend(w.import_uses);
+            if let (Some(names), Some(more)) = (&mut self.names, w.names) {
+                names.extend(more);
+            }
         }
         // The worker is gone: the program is this checker's alone again, and changes in place.
         let p = self.program_mut();
@@ -159,6 +162,7 @@ impl Checker {
             test_ast: self.test_ast.clone(),
             syntax_errors: self.syntax_errors.clone(),
             import_uses: Vec::new(),
+            names: self.names.as_ref().map(|_| Vec::new()),
             broken_imports: self.broken_imports.clone(),
             parallel_from: self.parallel_from,
             check_blocks: self.check_blocks,
@@ -263,6 +267,9 @@ impl Checker {
         if f.body.stmts.is_empty() {
             f.body = self.read_body(file, f.body.span, &mut broken);
         }
+        for p in &params {
+            self.record_local(file, p);
+        }
         let mut cx = BodyCtx::body(m, params, ret.clone());
         cx.broken = broken;
         let block = self.lower_block(&mut cx, &f.body);
@@ -332,7 +339,10 @@ pub struct BlockLowerer(Checker);
 
 impl BlockLowerer {
     pub(crate) fn new(checker: &Checker) -> BlockLowerer {
-        BlockLowerer(checker.worker())
+        let mut lowerer = checker.worker();
+        // A block lowered again to run records no names (they were taken when checking).
+        lowerer.names = None;
+        BlockLowerer(lowerer)
     }
 
     /// Another lowerer of the same program, for another thread.

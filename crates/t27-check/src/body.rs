@@ -391,6 +391,8 @@ impl Checker {
         kind: LocalKind,
     ) -> LocalId {
         let (id, shadowed) = cx.declare(name, ty, kind);
+        let file = self.file_of(cx.module);
+        self.record_local(file, &cx.locals[id.index()]);
         if let Some(first) = shadowed {
             let file = self.file_of(cx.module);
             self.report(

@@ -59,6 +59,7 @@ pub(crate) struct Output {
     pub diagnostics: Vec<Diagnostic>,
     pub syntax: Vec<ast::SourceFile>,
     pub import_uses: Vec<ImportUse>,
+    pub names: Vec<crate::NameUse>,
 }
 
 pub(crate) struct Checker {
@@ -89,6 +90,8 @@ pub(crate) struct Checker {
     pub check_blocks: bool,
     /// Whether lowered function bodies go into the program (see [`crate::check_diagnostics`]).
     pub keep_bodies: bool,
+    /// Every name written and what it stands for, when asked ([`crate::check_names`]).
+    pub names: Option<Vec<crate::NameUse>>,
 }
 
 /// A name written at `site` in `file` that a `use` with an error imported; `import` is the
@@ -110,6 +113,7 @@ impl Checker {
         parallel_from: usize,
         check_blocks: bool,
         keep_bodies: bool,
+        keep_names: bool,
     ) -> Output {
         let syntax_errors = diags
             .iter()
@@ -134,6 +138,7 @@ impl Checker {
             parallel_from,
             check_blocks,
             keep_bodies,
+            names: keep_names.then(Vec::new),
         };
         c.collect_declarations();
         c.resolve_imports();
@@ -162,6 +167,7 @@ impl Checker {
             diagnostics: c.diags,
             syntax: asts,
             import_uses: c.import_uses,
+            names: c.names.unwrap_or_default(),
         }
     }
 
@@ -244,7 +250,10 @@ impl Checker {
         if path.len() == 1 {
             match found {
                 Some(Def::Unresolved) => return None,
-                Some(def) => return Some(def),
+                Some(def) => {
+                    self.record_def(file, first.span, def);
+                    return Some(def);
+                }
                 None => {}
             }
             self.unknown_name(m, first, what, None);
@@ -283,12 +292,15 @@ impl Checker {
             );
             return None;
         };
+        let last_segment = module_segments[module_segments.len() - 1].span;
+        self.record_def(file, last_segment, Def::Module(target));
         match self.scopes[target.index()]
             .items
             .get(name.name.as_str())
             .map(|(d, _)| *d)
         {
             Some(def) => {
+                self.record_def(file, name.span, def);
                 if !self.def_is_pub(def) {
                     let decl_span = self.def_span(def);
                     let target_file = self.file_of(target);

@@ -142,6 +142,10 @@ impl Checker {
                 let imported = match target {
                     UseTarget::Module(t) | UseTarget::Item(t, _) => ModuleId(*t as u32),
                 };
+                // `use a::b::NAME;`: `b` names the module.
+                if let (UseTarget::Item(..), [.., module, _]) = (target, u.path.as_slice()) {
+                    self.record_def(loaded.file, module.span, Def::Module(imported));
+                }
                 if !self.program.modules[mi].imports.contains(&imported) {
                     self.program_mut().modules[mi].imports.push(imported);
                 }
@@ -202,6 +206,7 @@ impl Checker {
                         }
                     }
                 };
+                self.record_def(loaded.file, last.span, def);
                 let scope = &mut self.scopes_mut()[mi];
                 let clash = scope
                     .items

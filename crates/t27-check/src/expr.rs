@@ -192,7 +192,17 @@ impl Checker {
         if path.len() == 1
             && let Some(id) = cx.lookup(&path[0].name)
         {
-            let ty = cx.locals[id.index()].ty.clone();
+            let local = &cx.locals[id.index()];
+            let ty = local.ty.clone();
+            if self.names.is_some() {
+                let target = crate::NameTarget::Local {
+                    file,
+                    decl: local.span,
+                    ty: ty.clone(),
+                    mutable: local.mutable,
+                };
+                self.record_name(file, path[0].span, target);
+            }
             return Expr {
                 kind: ExprKind::Local(id),
                 ty,
@@ -402,7 +412,7 @@ impl Checker {
         let mut given: HashMap<&str, Expr> = HashMap::default();
         let mut ok = true;
         for (name, value) in fields {
-            let Some((_, ty)) = decl.iter().find(|(n, _)| *n == name.name) else {
+            let Some(index) = decl.iter().position(|(n, _)| *n == name.name) else {
                 let names: Vec<&str> = decl.iter().map(|(n, _)| n.as_str()).collect();
                 self.report(
                     Diagnostic::new(
@@ -417,6 +427,12 @@ impl Checker {
                 ok = false;
                 continue;
             };
+            let target = crate::NameTarget::Field {
+                strukt: id,
+                index: index as u32,
+            };
+            self.record_name(file, name.span, target);
+            let ty = &decl[index].1;
             let x = self.lower_expr(cx, value, Some(ty));
             let x = self.coerce(file, x, ty);
             if given.insert(&name.name, x).is_some() {

@@ -20,6 +20,7 @@ mod expr;
 mod isolate;
 mod lints;
 mod load;
+mod names;
 mod ops;
 mod sources;
 mod suggest;
@@ -30,6 +31,7 @@ pub use bodies::{BlockLowerer, LoweredBlock};
 pub use checker::ImportUse;
 pub use isolate::{Blocker, Isolation, ModuleFault, Reach, Step, module_faults};
 pub use load::{Loader, MemoryLoader, normalize, spec_root};
+pub use names::{NameTarget, NameUse};
 pub use sources::{SourceFile, SourceMap};
 /// The stack of a thread that parses, checks or lowers.
 pub use t27_syntax::THREAD_STACK;
@@ -62,6 +64,9 @@ pub struct Checked {
     pub blocks_checked: bool,
     /// Whether `program.functions` hold their bodies: not after [`check_diagnostics`].
     pub bodies_kept: bool,
+    /// Every name written and what it stands for, in source order: only from
+    /// [`check_names`] (empty otherwise).
+    pub names: Vec<NameUse>,
     lowerer: BlockLowerer,
 }
 
@@ -126,6 +131,12 @@ pub fn check_declarations(
     )
 }
 
+/// [`check`], keeping where every name is written and what it stands for
+/// ([`Checked::names`]): what an editor's hover, go to definition, references and rename read.
+pub fn check_names(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn Loader) -> Checked {
+    check_in(files, root, loader, PARALLEL_BODIES_FROM, Keep::Names)
+}
+
 /// What a check keeps besides its diagnostics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Keep {
@@ -135,6 +146,8 @@ enum Keep {
     Declarations,
     /// Blocks checked, each function body dropped once lowered ([`check_diagnostics`]).
     Diagnostics,
+    /// [`Keep::All`] and the names ([`check_names`]).
+    Names,
 }
 
 /// Requests of this much source and more have their bodies lowered on two threads.
@@ -167,6 +180,7 @@ fn check_in(
         mut diagnostics,
         syntax,
         import_uses,
+        mut names,
     } = checker::Checker::run(
         loaded.modules,
         loaded.sources,
@@ -174,7 +188,10 @@ fn check_in(
         parallel_from,
         check_blocks,
         bodies_kept,
+        keep == Keep::Names,
     );
+    names.sort_by_key(|n| (n.file, n.span.start, n.span.end));
+    names.dedup_by(|a, b| a.file == b.file && a.span == b.span);
     diagnostics.sort_by_key(|d| (d.file, d.primary.span.start, d.primary.span.end));
     diagnostics.dedup();
     // In source order, whichever thread lowered the body a name was written in.
@@ -194,6 +211,7 @@ fn check_in(
         stats,
         blocks_checked: check_blocks,
         bodies_kept,
+        names,
         lowerer,
     }
 }

@@ -353,6 +353,11 @@ impl Checker {
                 match fields.iter().position(|f| f.name == name.name) {
                     Some(i) => {
                         let ty = fields[i].ty.clone();
+                        let target = crate::NameTarget::Field {
+                            strukt: *id,
+                            index: i as u32,
+                        };
+                        self.record_name(file, name.span, target);
                         Expr {
                             kind: ExprKind::Field(Box::new(base), i as u32),
                             ty,

@@ -226,6 +226,10 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+    /// The language server, over standard input and output: diagnostics as you type,
+    /// hover, definitions, references, symbols, completion, fixes, formatting, rename, and a
+    /// code lens that runs one test block (README: editor set-up).
+    Lsp,
     /// Explain a diagnostic code, with an example and the fix: `t27 explain E0101`.
     Explain {
         /// The code, e.g. `E0101`; `t27 explain --list` lists them all.
@@ -254,6 +258,13 @@ fn main() -> ExitCode {
         }
     };
     let code = match cli.command {
+        Command::Lsp => match t27_lsp::serve_stdio() {
+            Ok(()) => EXIT_OK,
+            Err(e) => {
+                eprintln!("t27 lsp: {e}");
+                EXIT_USAGE
+            }
+        },
         Command::Fix {
             paths,
             root,

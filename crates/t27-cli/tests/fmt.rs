@@ -62,6 +62,25 @@ fn a_file_with_syntax_errors_is_left_as_it_is_with_its_errors() {
     assert_eq!(read("specs/ok.t27"), FORMATTED);
 }
 
+/// A body is taken whole before the file is parsed: its own errors must stop `fmt` too (they
+/// did not, until the language server's formatting test found it).
+#[test]
+fn an_error_inside_a_body_leaves_the_file_as_it_is() {
+    for broken in [
+        "module M;\nfn f(n: u32) -> u32 {\n return n * ;\n}\n",
+        "module M;\ntest t {\n assert 1 == ;\n}\n",
+    ] {
+        let dir = tree(&[("specs/broken.t27", broken.as_bytes())]);
+        let o = t27(dir.path(), &["fmt", "--check", "--color", "never"]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(stderr(&o).contains("E0100"), "{}", stderr(&o));
+        let o = t27(dir.path(), &["fmt", "--color", "never"]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let read = std::fs::read_to_string(dir.path().join("specs/broken.t27")).expect("read");
+        assert_eq!(read, broken);
+    }
+}
+
 #[test]
 fn crlf_and_a_byte_order_mark_stay() {
     let crlf = UNFORMATTED.replace('\n', "\r\n");

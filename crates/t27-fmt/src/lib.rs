@@ -44,11 +44,14 @@ pub enum Unformatted {
 /// The file `src` in the canonical layout.
 pub fn format(file: FileId, src: &str) -> Result<String, Unformatted> {
     let parsed = t27_syntax::parse(file, src);
-    let errors: Vec<Diagnostic> = parsed
+    let in_bodies = t27_syntax::errors_in_bodies(file, src, &parsed.file.items);
+    let mut errors: Vec<Diagnostic> = parsed
         .diagnostics
         .into_iter()
+        .chain(in_bodies)
         .filter(Diagnostic::is_error)
         .collect();
+    errors.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
     if !errors.is_empty() {
         return Err(Unformatted::Syntax(errors));
     }

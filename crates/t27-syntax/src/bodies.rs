@@ -30,6 +30,24 @@ pub(crate) fn leave_out_bodies(items: &mut [Item], diagnostics: &[Diagnostic]) {
     }
 }
 
+/// The syntax errors inside the bodies of `items` that the tree left out (taken whole, they
+/// were not read when the file was parsed): with the file's own, every syntax error of the
+/// file. What a tool that needs the whole file sound without checking it asks (`t27 fmt`).
+pub fn errors_in_bodies(file: FileId, src: &str, items: &[Item]) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    for item in items {
+        let body = match &item.kind {
+            ItemKind::Test(t) => &t.body,
+            ItemKind::Fn(f) => &f.body,
+            _ => continue,
+        };
+        if body.stmts.is_empty() && parse_body(file, src, body.span).is_none() {
+            errors.extend(parse_body_with_errors(file, src, body.span).1);
+        }
+    }
+    errors
+}
+
 /// The statements of a body the tree left out, read from `src`: `body` is
 /// the body's span, `{` to `}`. `None` when they do not parse: [`parse_body_with_errors`]
 /// then says why.

@@ -15,7 +15,7 @@ mod segments;
 pub mod token;
 
 use ast::SourceFile;
-pub use bodies::{parse_body, parse_body_with_errors};
+pub use bodies::{errors_in_bodies, parse_body, parse_body_with_errors};
 use lexer::{SemicolonComment, TokenSpan};
 use t27_diag::{Code, Diagnostic, FileId, Span};
 use token::Token;

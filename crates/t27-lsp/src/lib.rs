@@ -1,0 +1,24 @@
+//! `t27 lsp`: the language server.
+//!
+//! Built on `lsp-server` and `lsp-types` (rust-analyzer's transport): a synchronous loop over
+//! channels, no async runtime. Every answer comes from one `t27_ide::Analysis` of the
+//! workspace, checked again, with the editors' unsaved texts, whenever a document changed and
+//! before the next request is answered; changes that arrive together are checked once.
+//! `Connection::memory()` lets the tests drive the same loop without a process.
+
+mod convert;
+mod handlers;
+mod server;
+mod workspace;
+
+pub use convert::LineIndex;
+pub use server::{COMMAND_RUN_TEST, capabilities, serve};
+
+/// Serves over standard input and output until the client says `exit`.
+pub fn serve_stdio() -> Result<(), String> {
+    let (connection, io_threads) = lsp_server::Connection::stdio();
+    let served = serve(&connection);
+    drop(connection);
+    io_threads.join().map_err(|e| e.to_string())?;
+    served
+}
