@@ -134,7 +134,10 @@ impl<'c> Server<'c> {
     fn handle(&mut self, message: Message) -> Result<bool, String> {
         match message {
             Message::Request(req) => {
-                if self.connection.handle_shutdown(&req).map_err(|e| e.to_string())? {
+                // After `shutdown` a client that goes away without `exit` has still ended the
+                // session as the protocol wants (`handle_shutdown` waits for `exit`).
+                if req.method == "shutdown" {
+                    let _ = self.connection.handle_shutdown(&req);
                     return Ok(true);
                 }
                 if self.dirty {
