@@ -84,6 +84,39 @@ local function main()
   end
 
   local app = open(app_path)
+
+  -- Colour: the tree-sitter grammar, compiled by neovim.sh, loaded by Neovim's own runtime;
+  -- the highlight query run over the buffer as Neovim's highlighter runs it.
+  local parser_path = os.getenv('T27_PARSER')
+  local language = vim.treesitter.language
+  if language.add then
+    language.add('t27', { path = parser_path })
+  else
+    language.require_language('t27', parser_path)
+  end
+  local query_file = io.open(os.getenv('T27_QUERIES') .. '/highlights.scm')
+  local query_text = query_file:read('*a')
+  query_file:close()
+  local parse_query = (vim.treesitter.query and vim.treesitter.query.parse) or vim.treesitter.parse_query
+  local query = parse_query('t27', query_text)
+  local tree = vim.treesitter.get_parser(app, 't27'):parse()[1]
+  check(not tree:root():has_error(), 'the grammar reads app.t27 without an error node')
+  local coloured = {}
+  for id, node in query:iter_captures(tree:root(), app, 0, -1) do
+    local row, col = node:range()
+    local key = row .. ':' .. col
+    if not coloured[key] then
+      coloured[key] = query.captures[id]
+    end
+  end
+  local function colour(needle)
+    local line, col = find(app, needle)
+    return coloured[line .. ':' .. col]
+  end
+  check(colour('; Imports') == 'comment' and colour('module') == 'keyword' and colour('ShopApp') == 'module'
+    and colour('MAX_ITEMS') == 'constant' and colour('room(taken') == 'function' and colour('u32') == 'type.builtin'
+    and colour('return 0') == 'keyword.return',
+    'the highlight query colours comments, keywords, modules, constants, functions and types', coloured)
   vim.wait(10000, function() return client().initialized end, 20)
   check(client().initialized, 'initialize answered')
 

@@ -9,5 +9,9 @@ command -v nvim > /dev/null || { echo "neovim.sh: nvim is not installed" >&2; ex
 workspace="$(mktemp -d)"
 trap 'rm -rf "$workspace"' EXIT
 cp -r tests/fixtures/lsp/. "$workspace"
-T27="$t27" WORKSPACE="$workspace" timeout 120 \
+# The tree-sitter grammar as an editor loads it: a shared library.
+cc -shared -fPIC -O1 -I editors/tree-sitter-t27/src -o "$workspace/t27.so" \
+    editors/tree-sitter-t27/src/parser.c editors/tree-sitter-t27/src/scanner.c
+T27="$t27" WORKSPACE="$workspace" T27_PARSER="$workspace/t27.so" \
+    T27_QUERIES="$(pwd)/editors/tree-sitter-t27/queries" timeout 120 \
     nvim --headless -u NONE -i NONE -n -c "luafile tests/editor/neovim.lua"
