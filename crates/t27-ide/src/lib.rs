@@ -63,6 +63,16 @@ impl Analysis {
         self.checked.sources.iter().map(|(_, f)| f.path.as_path())
     }
 
+    /// What each checked module's file imports: the files of the modules it `use`s.
+    pub fn imports(&self) -> Vec<(PathBuf, Vec<PathBuf>)> {
+        let p = &self.checked.program;
+        let path = |file: FileId| t27_check::normalize(self.path_of(file));
+        p.modules
+            .iter()
+            .map(|m| (path(m.file), m.imports.iter().map(|i| path(p.modules[i.index()].file)).collect()))
+            .collect()
+    }
+
     pub fn file_id(&self, path: &Path) -> Option<FileId> {
         let wanted = t27_check::normalize(path);
         self.checked

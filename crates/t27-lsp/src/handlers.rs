@@ -43,23 +43,30 @@ fn on<R: req::Request>(
     serde_json::to_value(result).map_err(|e| Failure::failed(e.to_string()))
 }
 
-/// The analysis, the document's path and its line index.
-fn document<'s>(server: &'s Server, uri: &Url) -> Result<(&'s Analysis, PathBuf, LineIndex<'s>), Failure> {
-    let analysis = server
-        .analysis
-        .as_ref()
-        .ok_or_else(|| Failure::failed("the workspace has not been checked yet"))?;
+/// The analysis that holds the document, its path and its line index.
+fn document<'s>(server: &'s mut Server, uri: &Url) -> Result<(&'s Analysis, PathBuf, LineIndex<'s>), Failure> {
     let path = path_of(uri);
+    let analysis = server
+        .analysis_of(&path)
+        .ok_or_else(|| Failure::failed("the workspace could not be checked"))?;
     let file = analysis
         .file_id(&path)
         .ok_or_else(|| Failure::invalid(format!("{uri} is not a t27 file of this workspace")))?;
     Ok((analysis, path, LineIndex::new(analysis.text(file))))
 }
 
-/// The document's path and the byte offset of the position.
-fn at(server: &Server, p: &TextDocumentPositionParams) -> Result<(PathBuf, u32), Failure> {
-    let (_, path, index) = document(server, &p.text_document.uri)?;
-    Ok((path, index.offset(p.position)))
+/// [`document`], and the byte offset of the position.
+fn at<'s>(server: &'s mut Server, p: &TextDocumentPositionParams) -> Result<(&'s Analysis, PathBuf, u32, LineIndex<'s>), Failure> {
+    let (analysis, path, index) = document(server, &p.text_document.uri)?;
+    let offset = index.offset(p.position);
+    Ok((analysis, path, offset, index))
+}
+
+/// [`at`] in the analysis of the whole workspace, for what needs every module.
+fn at_whole<'s>(server: &'s mut Server, p: &TextDocumentPositionParams) -> Result<(&'s Analysis, PathBuf, u32), Failure> {
+    server.whole();
+    let (analysis, path, offset, _) = at(server, p)?;
+    Ok((analysis, path, offset))
 }
 
 fn location(analysis: &Analysis, l: &t27_ide::Location) -> Option<Location> {
@@ -71,8 +78,7 @@ fn location(analysis: &Analysis, l: &t27_ide::Location) -> Option<Location> {
 }
 
 fn hover(server: &mut Server, p: HoverParams) -> Result<Option<Hover>, Failure> {
-    let (path, offset) = at(server, &p.text_document_position_params)?;
-    let (analysis, _, index) = document(server, &p.text_document_position_params.text_document.uri)?;
+    let (analysis, path, offset, index) = at(server, &p.text_document_position_params)?;
     Ok(analysis.hover(&path, offset).map(|h| Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
@@ -83,8 +89,7 @@ fn hover(server: &mut Server, p: HoverParams) -> Result<Option<Hover>, Failure> 
 }
 
 fn definition(server: &mut Server, p: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>, Failure> {
-    let (path, offset) = at(server, &p.text_document_position_params)?;
-    let Some(analysis) = &server.analysis else { return Ok(None) };
+    let (analysis, path, offset, _) = at(server, &p.text_document_position_params)?;
     Ok(analysis
         .definition(&path, offset)
         .and_then(|l| location(analysis, &l))
@@ -92,8 +97,7 @@ fn definition(server: &mut Server, p: GotoDefinitionParams) -> Result<Option<Got
 }
 
 fn references(server: &mut Server, p: ReferenceParams) -> Result<Option<Vec<Location>>, Failure> {
-    let (path, offset) = at(server, &p.text_document_position)?;
-    let Some(analysis) = &server.analysis else { return Ok(None) };
+    let (analysis, path, offset) = at_whole(server, &p.text_document_position)?;
     let found = analysis.references(&path, offset, p.context.include_declaration);
     Ok(Some(found.iter().filter_map(|l| location(analysis, l)).collect()))
 }
@@ -134,7 +138,7 @@ fn document_symbols(server: &mut Server, p: DocumentSymbolParams) -> Result<Opti
 
 #[allow(deprecated)]
 fn workspace_symbols(server: &mut Server, p: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>, Failure> {
-    let Some(analysis) = &server.analysis else { return Ok(None) };
+    let Some(analysis) = server.whole() else { return Ok(None) };
     let found = analysis
         .workspace_symbols(&p.query)
         .into_iter()
@@ -153,8 +157,7 @@ fn workspace_symbols(server: &mut Server, p: WorkspaceSymbolParams) -> Result<Op
 }
 
 fn completion(server: &mut Server, p: CompletionParams) -> Result<Option<CompletionResponse>, Failure> {
-    let (path, offset) = at(server, &p.text_document_position)?;
-    let Some(analysis) = &server.analysis else { return Ok(None) };
+    let (analysis, path, offset, _) = at(server, &p.text_document_position)?;
     let items = analysis
         .completions(&path, offset)
         .into_iter()
@@ -250,15 +253,13 @@ fn formatting(server: &mut Server, p: DocumentFormattingParams) -> Result<Option
 }
 
 fn prepare_rename(server: &mut Server, p: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>, Failure> {
-    let (path, offset) = at(server, &p)?;
-    let (analysis, _, index) = document(server, &p.text_document.uri)?;
+    let (analysis, path, offset, index) = at(server, &p)?;
     let span = analysis.prepare_rename(&path, offset).map_err(|e| Failure::failed(e.0))?;
     Ok(Some(PrepareRenameResponse::Range(index.range(span))))
 }
 
 fn rename(server: &mut Server, p: RenameParams) -> Result<Option<WorkspaceEdit>, Failure> {
-    let (path, offset) = at(server, &p.text_document_position)?;
-    let Some(analysis) = &server.analysis else { return Ok(None) };
+    let (analysis, path, offset) = at_whole(server, &p.text_document_position)?;
     let by_file = analysis
         .rename(&path, offset, &p.new_name)
         .map_err(|e| Failure::failed(e.0))?;

@@ -1,11 +1,13 @@
 //! `t27 lsp`: the language server.
 //!
 //! Built on `lsp-server` and `lsp-types` (rust-analyzer's transport): a synchronous loop over
-//! channels, no async runtime. Every answer comes from one `t27_ide::Analysis` of the
-//! workspace, checked again, with the editors' unsaved texts, whenever a document changed and
-//! before the next request is answered; changes that arrive together are checked once.
+//! channels, no async runtime. Every answer comes from a `t27_ide::Analysis`, checked again
+//! with the editors' unsaved texts whenever a document changed, before the next request is
+//! answered; changes that arrive together are checked once, and only the changed modules and
+//! their importers are (`checks.rs`).
 //! `Connection::memory()` lets the tests drive the same loop without a process.
 
+mod checks;
 mod convert;
 mod handlers;
 mod server;

@@ -1,7 +1,8 @@
 //! The message loop: documents in, analyses and diagnostics out, one answer per request.
 
+use crate::checks::Checks;
 use crate::convert::{LineIndex, path_of, uri_of};
-use crate::workspace::{OverlayLoader, Workspace};
+use crate::workspace::Workspace;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{self as note, Notification as _};
 use lsp_types::{
@@ -13,7 +14,7 @@ use lsp_types::{
 };
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use t27_diag::Severity;
 use t27_ide::Analysis;
 
@@ -100,9 +101,7 @@ impl Failure {
 pub struct Server<'c> {
     pub connection: &'c Connection,
     pub workspace: Workspace,
-    pub analysis: Option<Analysis>,
-    /// Whether a document changed since the analysis.
-    dirty: bool,
+    pub checks: Checks,
     /// What was last published for each file, to send only what changed.
     published: HashMap<PathBuf, Vec<LspDiagnostic>>,
 }
@@ -124,8 +123,7 @@ impl<'c> Server<'c> {
         Server {
             connection,
             workspace: Workspace::new(folders),
-            analysis: None,
-            dirty: true,
+            checks: Checks::default(),
             published: HashMap::new(),
         }
     }
@@ -140,9 +138,7 @@ impl<'c> Server<'c> {
                     let _ = self.connection.handle_shutdown(&req);
                     return Ok(true);
                 }
-                if self.dirty {
-                    self.refresh();
-                }
+                self.refresh();
                 let id = req.id.clone();
                 let answered = catch_unwind(AssertUnwindSafe(|| self.answer(req)));
                 let response = answered.unwrap_or_else(|_| {
@@ -170,8 +166,18 @@ impl<'c> Server<'c> {
             note::DidOpenTextDocument::METHOD => {
                 if let Ok(p) = n.extract::<lsp_types::DidOpenTextDocumentParams>(note::DidOpenTextDocument::METHOD) {
                     let doc = p.text_document;
+                    let path = path_of(&doc.uri);
+                    let known = self.workspace.files.contains(&path);
+                    // The text the latest analysis checked (the disk's, usually): nothing to do.
+                    let same = self.checks.analysis.as_ref().is_some_and(|a| {
+                        a.file_id(&path).is_some_and(|f| a.text(f) == doc.text)
+                    });
                     self.workspace.open(&doc.uri, doc.text, doc.version);
-                    self.dirty = true;
+                    match (known, same) {
+                        (false, _) => self.checks.all_changed(),
+                        (true, false) => self.checks.changed(path),
+                        (true, true) => {}
+                    }
                 }
             }
             note::DidChangeTextDocument::METHOD => {
@@ -188,65 +194,71 @@ impl<'c> Server<'c> {
                             }
                         }
                         doc.version = p.text_document.version;
-                        self.dirty = true;
+                        self.checks.changed(path);
                     }
                 }
             }
             note::DidCloseTextDocument::METHOD => {
                 if let Ok(p) = n.extract::<lsp_types::DidCloseTextDocumentParams>(note::DidCloseTextDocument::METHOD) {
                     self.workspace.documents.remove(&path_of(&p.text_document.uri));
-                    self.dirty = true;
+                    self.checks.all_changed();
                 }
             }
             note::DidSaveTextDocument::METHOD | note::DidChangeWatchedFiles::METHOD => {
                 self.workspace.find_files();
-                self.dirty = true;
+                self.checks.all_changed();
             }
             _ => {}
         }
     }
 
-    /// Checks the workspace again if a document changed, and publishes what changed.
+    /// Checks again what changed since the last analysis, and publishes what moved.
     pub fn refresh(&mut self) {
-        if !self.dirty {
-            return;
-        }
-        self.dirty = false;
-        let files = self.workspace.requested();
-        let workspace = &self.workspace;
-        let analysed = catch_unwind(AssertUnwindSafe(|| {
-            Analysis::new(&files, None, &mut OverlayLoader(workspace))
-        }));
-        match analysed {
-            Ok(analysis) => {
-                self.analysis = Some(analysis);
-                self.publish();
-            }
-            Err(_) => self.log("t27 failed checking the workspace (a bug: please report it)"),
+        if let Some(checked) = self.checks.refresh(&self.workspace) {
+            self.log(&checked.log);
+            self.publish(&checked.files);
         }
     }
 
-    fn publish(&mut self) {
-        let Some(analysis) = &self.analysis else {
+    /// The analysis of the whole workspace, for a request that needs every module.
+    pub fn whole(&mut self) -> Option<&Analysis> {
+        if let Some(checked) = self.checks.ensure_whole(&self.workspace) {
+            self.log(&checked.log);
+            self.publish(&checked.files);
+        }
+        self.checks.analysis.as_ref()
+    }
+
+    /// The analysis to answer about `path`: the latest, if it holds the file, else the
+    /// workspace's.
+    pub fn analysis_of(&mut self, path: &Path) -> Option<&Analysis> {
+        let holds = self.checks.analysis.as_ref().is_some_and(|a| a.file_id(path).is_some());
+        if holds { self.checks.analysis.as_ref() } else { self.whole() }
+    }
+
+    /// Publishes the diagnostics of `files` (what the latest analysis decides) that differ
+    /// from what was published; a file no longer checked gets an empty list.
+    fn publish(&mut self, files: &[PathBuf]) {
+        let Some(analysis) = &self.checks.analysis else {
             return;
         };
-        let mut now: HashMap<PathBuf, Vec<LspDiagnostic>> = HashMap::new();
-        for (path, diags) in analysis.all_diagnostics() {
-            let converted = diags.iter().map(|d| to_lsp(analysis, d)).collect();
-            now.insert(path.to_path_buf(), converted);
-        }
         let mut out = Vec::new();
-        for (path, diags) in &now {
-            if self.published.get(path) != Some(diags) {
+        for path in files {
+            let diags: Vec<LspDiagnostic> =
+                analysis.diagnostics(path).into_iter().map(|d| to_lsp(analysis, d)).collect();
+            if self.published.get(path).map_or(!diags.is_empty(), |old| *old != diags) {
                 out.push((path.clone(), diags.clone()));
             }
+            self.published.insert(path.clone(), diags);
         }
-        for path in self.published.keys() {
-            if !now.contains_key(path) {
-                out.push((path.clone(), Vec::new()));
+        // A file the workspace no longer has (deleted, or a closed document outside it).
+        let known = self.workspace.requested();
+        let gone: Vec<PathBuf> = self.published.keys().filter(|p| !known.contains(p)).cloned().collect();
+        for path in gone {
+            if self.published.remove(&path).is_some_and(|d| !d.is_empty()) {
+                out.push((path, Vec::new()));
             }
         }
-        out.sort_by(|a, b| a.0.cmp(&b.0));
         for (path, diagnostics) in out {
             let Some(uri) = uri_of(&path) else { continue };
             let params = PublishDiagnosticsParams {
@@ -259,7 +271,6 @@ impl<'c> Server<'c> {
                 params,
             )));
         }
-        self.published = now;
     }
 
     pub fn send(&self, message: Message) {

@@ -66,6 +66,41 @@ fn diagnostics_follow_every_change_into_the_importers() {
     c.shutdown();
 }
 
+/// What each analysis checked, from the server's log.
+fn checked(c: &mut Client) -> Vec<String> {
+    let logs = c.take_notifications("window/logMessage");
+    logs.iter()
+        .filter_map(|l| l["message"].as_str())
+        .filter(|m| m.starts_with("t27: checked"))
+        .map(|m| m.split(" in ").next().unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn a_change_checks_its_module_and_the_modules_that_import_it() {
+    let mut c = Client::start(&fixture_root());
+    let (app, rules) = (fixture_uri(APP), fixture_uri(RULES));
+    let (app_text, rules_text) = (fixture_text(APP), fixture_text(RULES));
+    c.open(&app, &app_text);
+    c.open(&rules, &rules_text);
+    c.diagnostics(&app);
+    assert_eq!(checked(&mut c), ["t27: checked 2 of 2 files (the whole workspace)"]);
+    // Nothing imports app.t27: it alone is checked again.
+    c.change(&app, &app_text.replace("return 0;", "return 1;"));
+    c.diagnostics(&app);
+    assert_eq!(checked(&mut c), ["t27: checked 1 of 2 files"]);
+    // app.t27 imports rules.t27: both are.
+    c.change(&rules, &rules_text.replace("* 2;", "* 3;"));
+    c.diagnostics(&rules);
+    assert_eq!(checked(&mut c), ["t27: checked 2 of 2 files"]);
+    // A request about every module checks the whole workspace first, once.
+    c.change(&app, &app_text);
+    c.ok("workspace/symbol", json!({ "query": "" }));
+    c.ok("workspace/symbol", json!({ "query": "x" }));
+    assert_eq!(checked(&mut c), ["t27: checked 1 of 2 files", "t27: checked 2 of 2 files (the whole workspace)"]);
+    c.shutdown();
+}
+
 #[test]
 fn hover_shows_declarations_values_docs_and_signatures() {
     let mut c = Client::start(&fixture_root());

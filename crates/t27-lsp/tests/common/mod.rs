@@ -123,17 +123,18 @@ impl Client {
         );
     }
 
-    /// The diagnostics the server publishes next for `uri`, after any pending changes were
-    /// checked (a request is answered only after that, so its reply orders them).
+    /// The diagnostics last published for `uri`, after any pending changes were checked (a
+    /// request about the document is answered only after that, so its reply orders them).
     pub fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
-        self.ok("workspace/symbol", json!({ "query": "" }));
+        self.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
         let found = self
             .notifications
             .iter()
             .rev()
             .find(|n| n.method == "textDocument/publishDiagnostics" && n.params["uri"] == uri)
             .map(|n| n.params["diagnostics"].as_array().cloned().unwrap_or_default());
-        found.unwrap_or_else(|| panic!("no diagnostics published for {uri}"))
+        // Never published: the server had nothing to say about the file.
+        found.unwrap_or_default()
     }
 
     pub fn take_notifications(&mut self, method: &str) -> Vec<Value> {
