@@ -259,6 +259,43 @@ mod parallel_bodies {
         }
     }
 
+    /// [`check_names`] records the same names on one thread and on two, changes nothing else
+    /// that [`check`] gives, and records every kind of name the seeds and the isolation tree
+    /// write (a name through a `use`, a module, a local, a field).
+    #[test]
+    fn names_are_recorded_the_same_on_one_thread_and_two() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut kinds = std::collections::BTreeSet::new();
+        for dir in ["specs/queen", "tests/fixtures/isolation/specs/queen", "tests/fixtures/lsp/specs"] {
+            let mut files = Vec::new();
+            tree(&repo.join(dir), &mut files);
+            files.sort();
+            let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
+            let loader = || MemoryLoader::new(files.clone());
+            let one = check_in(&paths, None, &mut loader(), usize::MAX, Keep::Names);
+            let two = check_in(&paths, None, &mut loader(), 0, Keep::Names);
+            let plain = check_in(&paths, None, &mut loader(), usize::MAX, Keep::All);
+            assert_eq!(format!("{:?}", one.names), format!("{:?}", two.names), "{dir}");
+            assert_eq!(one.diagnostics, plain.diagnostics, "{dir}");
+            assert_eq!(format!("{:?}", one.program), format!("{:?}", plain.program), "{dir}");
+            assert!(plain.names.is_empty(), "{dir}");
+            for n in &one.names {
+                let shown = format!("{:?}", n.target);
+                kinds.insert(shown.split([' ', '(']).next().unwrap_or("").to_string());
+            }
+            // Every recorded span is one identifier of its file.
+            for n in &one.names {
+                let text = &one.sources.get(n.file).text[n.span.range()];
+                assert!(
+                    !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+                    "{dir}: {text:?} at {n:?}"
+                );
+            }
+        }
+        let kinds: Vec<&str> = kinds.iter().map(String::as_str).collect();
+        assert_eq!(kinds, ["Const", "Field", "Fn", "Global", "Local", "Module", "Struct"]);
+    }
+
     /// [`check_diagnostics`] reports what [`check`] reports, on every file of the fixtures and
     /// the seeds, each checked on its own (with the files it uses), on one thread and on two,
     /// and keeps every declaration and signature: only function bodies are left out.
