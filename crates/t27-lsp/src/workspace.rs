@@ -32,10 +32,16 @@ impl Workspace {
         w
     }
 
+    /// Every `.t27` file under the folders, but in hidden folders and in the build and package
+    /// folders (`target`, `node_modules`) an editor may have opened with the specs.
     pub fn find_files(&mut self) {
-        let existing: Vec<PathBuf> = self.folders.iter().filter(|f| f.is_dir()).cloned().collect();
-        let (files, _) = t27_build::files::collect(&existing);
-        self.files = files.iter().map(|f| t27_check::normalize(f)).collect();
+        let mut files = Vec::new();
+        for folder in &self.folders {
+            walk(folder, &mut files);
+        }
+        files.sort();
+        files.dedup();
+        self.files = files;
     }
 
     /// What to check: the workspace's files and every open document outside them.
@@ -62,6 +68,25 @@ impl Workspace {
 
     pub fn version(&self, path: &Path) -> Option<i32> {
         self.documents.get(path).map(|d| d.version)
+    }
+}
+
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let Ok(kind) = entry.file_type() else { continue };
+        if kind.is_dir() {
+            if !name.starts_with('.') && name != "target" && name != "node_modules" {
+                walk(&path, files);
+            }
+        } else if path.extension().is_some_and(|e| e == "t27") {
+            files.push(t27_check::normalize(&path));
+        }
     }
 }
 
