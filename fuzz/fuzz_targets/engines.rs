@@ -8,7 +8,7 @@ use std::time::Duration;
 use t27_run::{BlockReport, Engine, RunOptions};
 
 fn outcomes(checked: &t27_check::Checked, engine: Engine) -> Vec<String> {
-    let opts = RunOptions { engine, timeout: Duration::from_secs(2), filter: None, exact: false, lowering_threads: None };
+    let opts = RunOptions { engine, timeout: Duration::from_secs(2), filter: None, exact: false, lowering_threads: None, coverage: None };
     let mut out = Vec::new();
     t27_run::run(checked, &opts, &mut |r: &BlockReport| out.push(format!("{:?}", r.result)));
     out

@@ -70,6 +70,7 @@ pub fn run_blocks_lowered_on(
 ) -> (Vec<t27_run::BlockReport>, t27_run::Summary) {
     let opts = t27_run::RunOptions {
         lowering_threads: threads,
+        coverage: None,
         engine,
         timeout,
         filter: None,

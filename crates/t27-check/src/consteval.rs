@@ -76,6 +76,8 @@ impl Checker {
         match &e.kind {
             ExprKind::Lit(v) => Ok(v.clone()),
             ExprKind::Error => Err(EvalError::Poisoned),
+            // Never in a checked program: only `t27-cover` makes one, of a function body.
+            ExprKind::Counted { value, .. } => self.eval(value),
             ExprKind::Const(id) => {
                 self.ensure_const(*id);
                 self.program.consts[id.index()]

@@ -148,6 +148,15 @@ enum Command {
         /// `perf report` names compiled code.
         #[arg(long)]
         perf_map: bool,
+        /// Count what the blocks reach in the functions of the requested modules, and print it
+        /// per module and function: lines, and every branch arm (each `if`/`else` arm, `switch`
+        /// arm, both outcomes of each condition and `and`/`or` operand, a loop entered and
+        /// not), with every arm never taken shown at its place. With --format json, as JSON lines.
+        #[arg(long, conflicts_with_all = ["host", "watch", "list"])]
+        coverage: bool,
+        /// Write the coverage as an lcov tracefile to FILE (for `genhtml`, editors, CI).
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["host", "watch", "list"])]
+        lcov: Option<PathBuf>,
         /// When to color human output.
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
@@ -313,6 +322,8 @@ fn main() -> ExitCode {
             host,
             tsc,
             watch,
+            coverage,
+            lcov,
         } => {
             let host = host.map(|h| host::HostOptions {
                 host: match h {
@@ -341,6 +352,8 @@ fn main() -> ExitCode {
                 color,
                 host,
                 watching: false,
+                coverage,
+                lcov,
             };
             if watch {
                 watch::run(&opts)

@@ -31,6 +31,10 @@ pub struct Options {
     pub host: Option<crate::host::HostOptions>,
     /// Part of `--watch`: the process goes on after the run, so it frees what it checked.
     pub watching: bool,
+    /// `--coverage`: count what the blocks reach in the functions, and report it.
+    pub coverage: bool,
+    /// `--lcov FILE`: write the coverage as an lcov tracefile (implies `--coverage`).
+    pub lcov: Option<PathBuf>,
 }
 
 pub fn run(opts: &Options) -> u8 {
@@ -95,8 +99,27 @@ pub fn run(opts: &Options) -> u8 {
             }
         }
     };
+    let covering = opts.coverage || opts.lcov.is_some();
+    if covering && opts.host.is_some() {
+        eprintln!("error: --coverage counts on the engines, not on a host (drop --host)");
+        return EXIT_USAGE;
+    }
+    // The functions of the requested modules, with probes; the blocks call those.
+    let coverage = covering.then(|| {
+        let requested: Vec<t27_ir::ModuleId> = (0..checked.program.modules.len())
+            .filter(|&i| checked.program.modules[i].requested)
+            .map(|i| t27_ir::ModuleId(i as u32))
+            .collect();
+        let (program, plan) = t27_cover::instrument(&checked.program, &requested);
+        let run = t27_run::CoverageRun {
+            program: std::sync::Arc::new(program),
+            counters: t27_ir::Counters::new(plan.counters as usize),
+        };
+        (run, plan)
+    });
     let run_opts = RunOptions {
         lowering_threads: None,
+        coverage: coverage.as_ref().map(|(run, _)| run.clone()),
         engine,
         timeout: Duration::from_secs_f64(opts.timeout),
         filter: opts.filter.clone(),
@@ -121,6 +144,21 @@ pub fn run(opts: &Options) -> u8 {
     match opts.format {
         Format::Human => out!("{}", t27_run::human_summary(&summary)),
         Format::Json => outln!("{}", t27_run::json_summary(&summary)),
+    }
+    if let Some((run, plan)) = &coverage {
+        let counts = run.counters.counts();
+        let cov = t27_cover::Coverage::new(&checked.program, &checked.sources, plan, &counts);
+        match opts.format {
+            Format::Human if opts.coverage => out!("{}", cov.text(&checked.sources)),
+            Format::Human => {}
+            Format::Json => out!("{}", cov.json(&checked.sources)),
+        }
+        if let Some(path) = &opts.lcov
+            && let Err(e) = std::fs::write(path, cov.lcov(&checked.sources))
+        {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return EXIT_USAGE;
+        }
     }
     let reports = reports.into_inner().unwrap_or_default();
     if let Some(path) = &opts.junit

@@ -44,6 +44,8 @@ pub struct Machine<'p> {
     ticks: u32,
     /// Loop turns and calls the running block may still make before it is over budget.
     budget: u64,
+    /// A coverage run's counters (`set_counters`).
+    counters: Option<t27_ir::Counters>,
 }
 
 /// How a block's run ended, as the runner reports it.
@@ -100,6 +102,18 @@ impl<'p> Machine<'p> {
             interrupt,
             ticks: 0,
             budget: u64::MAX,
+            counters: None,
+        }
+    }
+
+    /// Counts into `counters` the probes of a program `t27-cover` instrumented.
+    pub fn set_counters(&mut self, counters: t27_ir::Counters) {
+        self.counters = Some(counters);
+    }
+
+    fn count(&self, id: u32) {
+        if let Some(c) = &self.counters {
+            c.add(id);
         }
     }
 
@@ -248,6 +262,7 @@ impl<'p> Machine<'p> {
                 self.eval(frame, e)?;
             }
             StmtKind::Block(b) => return self.block(frame, b),
+            StmtKind::Count(id) => self.count(*id),
         }
         Ok(Flow::Next)
     }
@@ -516,6 +531,18 @@ impl<'p> Machine<'p> {
                 }
             }
             ExprKind::Undefined => Rt::zero(&e.ty, self.p),
+            ExprKind::Counted {
+                value,
+                counter,
+                on_false,
+            } => {
+                let v = self.eval(frame, value)?;
+                match on_false {
+                    Some(f) if !v.bool() => self.count(*f),
+                    _ => self.count(*counter),
+                }
+                v
+            }
             ExprKind::Error => Rt::Unit,
         })
     }

@@ -7,12 +7,14 @@
 
 #![deny(clippy::unwrap_used)]
 
+mod counters;
 mod outcome;
 mod program;
 mod types;
 mod value;
 mod walk;
 
+pub use counters::Counters;
 pub use outcome::{MAX_CALL_DEPTH, Outcome, Shown, TrapKind};
 pub use program::*;
 pub use t27_syntax::ast::{BinOp, LocalKind, TestKind, UnOp};

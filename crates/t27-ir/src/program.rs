@@ -204,6 +204,9 @@ pub enum StmtKind {
     },
     Expr(Expr),
     Block(Block),
+    /// Coverage: adds one to counter `id`. Only in a program `t27-cover` instrumented (the
+    /// checker never makes one; the hosts' generators never see one).
+    Count(u32),
 }
 
 #[derive(Debug, Clone)]
@@ -250,6 +253,14 @@ pub enum ExprKind {
     Switch(Box<Expr>, Vec<SwitchArm>, Option<Box<Expr>>),
     /// `undefined` as the initialiser of a `var`: zeroes.
     Undefined,
+    /// Coverage: `value`, adding one to counter `counter` as it is computed; with
+    /// `on_false` (for a `bool`), to `counter` when it comes out true and to `on_false` when
+    /// false. Only in a program `t27-cover` instrumented.
+    Counted {
+        value: Box<Expr>,
+        counter: u32,
+        on_false: Option<u32>,
+    },
     /// Something already reported as wrong.
     Error,
 }
@@ -267,7 +278,11 @@ impl Expr {
     /// compile time. Calls are never folded: the code under test must really run.
     pub fn is_constant(&self) -> bool {
         match &self.kind {
-            ExprKind::Global(_) | ExprKind::Local(_) | ExprKind::Call(..) => false,
+            // A counted expression must run to count.
+            ExprKind::Global(_)
+            | ExprKind::Local(_)
+            | ExprKind::Call(..)
+            | ExprKind::Counted { .. } => false,
             _ => {
                 let mut constant = true;
                 self.for_each_child(&mut |x| constant = constant && x.is_constant());

@@ -38,7 +38,10 @@ impl Stmt {
                 f(Part::Expr(e))
             }
             StmtKind::Block(b) => f(Part::Block(b)),
-            StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue => {}
+            StmtKind::Return(None)
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Count(_) => {}
         }
     }
 }
@@ -58,7 +61,8 @@ impl Expr {
             | ExprKind::Cast(x)
             | ExprKind::Field(x, _)
             | ExprKind::AddrOf(x)
-            | ExprKind::View(x) => f(x),
+            | ExprKind::View(x)
+            | ExprKind::Counted { value: x, .. } => f(x),
             ExprKind::Contains(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
                 f(a);
                 f(b);
@@ -75,6 +79,45 @@ impl Expr {
             ExprKind::Switch(x, arms, default) => {
                 f(x);
                 arms.iter().for_each(|a| f(&a.value));
+                if let Some(d) = default {
+                    f(d);
+                }
+            }
+        }
+    }
+
+    /// [`Expr::for_each_child`], to change them (what `t27-cover` puts its probes in with).
+    pub fn for_each_child_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        match &mut self.kind {
+            ExprKind::Lit(_)
+            | ExprKind::Const(_)
+            | ExprKind::Global(_)
+            | ExprKind::Local(_)
+            | ExprKind::Undefined
+            | ExprKind::Error => {}
+            ExprKind::Len(x)
+            | ExprKind::Unary(_, x)
+            | ExprKind::Cast(x)
+            | ExprKind::Field(x, _)
+            | ExprKind::AddrOf(x)
+            | ExprKind::View(x)
+            | ExprKind::Counted { value: x, .. } => f(x),
+            ExprKind::Contains(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
+                f(a);
+                f(b);
+            }
+            ExprKind::Call(_, xs)
+            | ExprKind::Array(xs)
+            | ExprKind::Tuple(xs)
+            | ExprKind::Struct(xs) => xs.iter_mut().for_each(f),
+            ExprKind::If(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            ExprKind::Switch(x, arms, default) => {
+                f(x);
+                arms.iter_mut().for_each(|a| f(&mut a.value));
                 if let Some(d) = default {
                     f(d);
                 }

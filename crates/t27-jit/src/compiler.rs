@@ -65,6 +65,9 @@ pub(crate) struct Shared<'p> {
     pub may_stop: Vec<bool>,
     /// The address of the interrupt flag, which the program keeps alive as long as its code.
     pub interrupt: *const AtomicBool,
+    /// The address of a coverage run's counters (null when there are none), kept alive the
+    /// same way.
+    pub counters: *const std::sync::atomic::AtomicU64,
 }
 
 impl Shared<'_> {
@@ -133,6 +136,8 @@ pub struct JitProgram<'p> {
     global_arena: Arena,
     /// The flag compiled code polls, at an address built into the code: kept alive here.
     _interrupt: Arc<AtomicBool>,
+    /// The counters compiled code adds to, likewise.
+    _counters: Option<t27_ir::Counters>,
     /// Every compiled function and block, where it lies.
     native_code: Vec<NativeCode>,
 }
@@ -147,6 +152,17 @@ impl<'p> JitProgram<'p> {
         p: &'p Program,
         blocks: &[(TestId, &t27_ir::Body)],
         interrupt: Arc<AtomicBool>,
+    ) -> Result<JitProgram<'p>, JitError> {
+        JitProgram::compile_counting(p, blocks, interrupt, None)
+    }
+
+    /// [`JitProgram::compile`], the code adding to `counters` at the probes of a program
+    /// `t27-cover` instrumented.
+    pub fn compile_counting(
+        p: &'p Program,
+        blocks: &[(TestId, &t27_ir::Body)],
+        interrupt: Arc<AtomicBool>,
+        counters: Option<t27_ir::Counters>,
     ) -> Result<JitProgram<'p>, JitError> {
         let mut flags = settings::builder();
         let set = |f: &mut settings::Builder, k: &str, v: &str| {
@@ -264,6 +280,7 @@ impl<'p> JitProgram<'p> {
                 .collect(),
             may_stop: vec![true; p.functions.len()],
             interrupt: Arc::as_ptr(&interrupt),
+            counters: counters.as_ref().map_or(std::ptr::null(), t27_ir::Counters::as_ptr),
         };
         let mut ctx = shared.module.make_context();
         let mut fctx = FunctionBuilderContext::new();
@@ -370,6 +387,7 @@ impl<'p> JitProgram<'p> {
             global_offsets,
             global_arena: Arena::default(),
             _interrupt: interrupt,
+            _counters: counters,
             native_code,
         })
     }

@@ -227,6 +227,25 @@ impl FnTranslator<'_, '_, '_> {
                 self.joined(join, &e.ty)
             }
             ExprKind::Undefined => self.zero_value(&e.ty),
+            ExprKind::Counted {
+                value,
+                counter,
+                on_false,
+            } => {
+                let v = self.expr(value);
+                match on_false {
+                    None => self.count(*counter, None),
+                    Some(f) => {
+                        // The counter of the outcome, chosen without a branch.
+                        let b = v.clone().one();
+                        let t = self.b.ins().iconst(types::I64, i64::from(*counter));
+                        let f = self.b.ins().iconst(types::I64, i64::from(*f));
+                        let index = self.b.ins().select(b, t, f);
+                        self.count(0, Some(index));
+                    }
+                }
+                v
+            }
             ExprKind::Error => Val::Unit,
         }
     }

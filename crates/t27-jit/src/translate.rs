@@ -281,6 +281,26 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         self.b.switch_to_block(cont);
     }
 
+    /// Adds one to coverage counter `index` (a value of the code, an `i64`), or to `fixed`
+    /// when `index` is `None`: a load and a store at an address built into the code (one
+    /// thread runs the code, so no atomic add is needed).
+    pub fn count(&mut self, fixed: u32, index: Option<Value>) {
+        if self.s.counters.is_null() {
+            return;
+        }
+        let base = self.b.ins().iconst(types::I64, self.s.counters as i64);
+        let addr = match index {
+            None => self.b.ins().iadd_imm_s(base, i64::from(fixed) * 8),
+            Some(i) => {
+                let offset = self.b.ins().ishl_imm_u(i, 3);
+                self.b.ins().iadd(base, offset)
+            }
+        };
+        let n = self.b.ins().load(types::I64, MemFlagsData::trusted(), addr, 0);
+        let n = self.b.ins().iadd_imm_s(n, 1);
+        self.b.ins().store(MemFlagsData::trusted(), n, addr, 0);
+    }
+
     /// Stops the block when the watchdog has raised the interrupt flag.
     pub fn check_interrupt(&mut self) {
         // The flag's address is a constant of the code (see `Shared::interrupt`): a poll is
@@ -447,6 +467,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
                 self.b.switch_to_block(join);
             }
             StmtKind::While { cond, body, step } => self.while_loop(cond, body, step),
+            StmtKind::Count(id) => self.count(*id, None),
             StmtKind::Break | StmtKind::Continue => {
                 if let Some(&(cont, brk)) = self.loops.last() {
                     let target = if matches!(s.kind, StmtKind::Break) {

@@ -41,6 +41,7 @@ fn check_and_run(files: &[(&str, String)], engine: Engine) -> (Duration, usize, 
     );
     let opts = RunOptions {
         lowering_threads: None,
+        coverage: None,
         engine,
         timeout: Duration::from_secs(600),
         filter: None,

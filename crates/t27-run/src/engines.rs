@@ -35,6 +35,8 @@ pub struct Engines<'a> {
     native_code: Vec<NativeCode>,
     /// On a host: the outcomes it gave.
     answers: Answers,
+    /// A coverage run's counters, which both engines add to.
+    counters: Option<t27_ir::Counters>,
 }
 
 impl<'a> Engines<'a> {
@@ -46,6 +48,7 @@ impl<'a> Engines<'a> {
         up_front: &[(TestId, &Body)],
         interrupt: &'a Arc<AtomicBool>,
         answers: Answers,
+        counters: Option<t27_ir::Counters>,
     ) -> Engines<'a> {
         let mut engines = Engines {
             p,
@@ -58,6 +61,7 @@ impl<'a> Engines<'a> {
             estimate: Estimate::new(p),
             native_code: Vec::new(),
             answers,
+            counters,
         };
         if engine == Engine::Jit && !up_front.is_empty() {
             engines.compile(up_front);
@@ -104,10 +108,17 @@ impl<'a> Engines<'a> {
             Engine::Tiered { .. } if self.estimate.heavy(body) => self.compile_and_run(test, body),
             Engine::Tiered { eval_budget } => {
                 self.hand_to_eval();
+                let before = self.counters.as_ref().map(t27_ir::Counters::counts);
                 match self.machine().run_block_within(body, eval_budget) {
                     Some(outcome) => Some((outcome, Engine::Eval)),
-                    // Past its budget: run it again, natively, from where it started.
-                    None => self.compile_and_run(test, body),
+                    // Past its budget: run it again, natively, from where it started (and
+                    // with the counts it started with).
+                    None => {
+                        if let (Some(c), Some(before)) = (&self.counters, before) {
+                            c.restore(&before);
+                        }
+                        self.compile_and_run(test, body)
+                    }
                 }
             }
         }
@@ -124,8 +135,14 @@ impl<'a> Engines<'a> {
     }
 
     fn machine(&mut self) -> &mut Machine<'a> {
-        let (p, interrupt) = (self.p, self.interrupt);
-        self.eval.get_or_insert_with(|| Machine::new(p, interrupt))
+        let (p, interrupt, counters) = (self.p, self.interrupt, &self.counters);
+        self.eval.get_or_insert_with(|| {
+            let mut m = Machine::new(p, interrupt);
+            if let Some(c) = counters {
+                m.set_counters(c.clone());
+            }
+            m
+        })
     }
 
     /// The tiered engine's native run: the block compiled alone (with what it calls).
@@ -146,7 +163,8 @@ impl<'a> Engines<'a> {
         if self.error.is_some() {
             return;
         }
-        match JitProgram::compile(self.p, blocks, Arc::clone(self.interrupt)) {
+        let counters = self.counters.clone();
+        match JitProgram::compile_counting(self.p, blocks, Arc::clone(self.interrupt), counters) {
             Ok(mut program) => {
                 match (&self.jit, self.holder) {
                     (Some(old), Holder::Jit) => program.set_globals(&old.globals()),

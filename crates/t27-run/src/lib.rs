@@ -17,7 +17,7 @@ mod watchdog;
 
 pub use report::{human_block, human_summary, json_block, json_summary, junit};
 pub use runner::{
-    Answers, BlockReport, Engine, NotRun, Result as BlockResult, RunOptions, Summary, run,
+    Answers, BlockReport, CoverageRun, Engine, NotRun, Result as BlockResult, RunOptions, Summary, run,
     run_answered,
 };
 pub use select::{Selected, select};

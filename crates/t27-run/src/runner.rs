@@ -52,6 +52,17 @@ pub struct RunOptions {
     /// lowers each block before it runs it) for fewer, where starting threads and handing
     /// blocks over would cost more than it saves.
     pub lowering_threads: Option<usize>,
+    /// A coverage run: the blocks call the functions of this instrumented program, whose
+    /// probes add to its counters.
+    pub coverage: Option<CoverageRun>,
+}
+
+/// The program `t27-cover` instrumented (run in place of the checked program: the same
+/// declarations and ids, with probes in the function bodies) and the counters they add to.
+#[derive(Clone)]
+pub struct CoverageRun {
+    pub program: std::sync::Arc<t27_ir::Program>,
+    pub counters: t27_ir::Counters,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -181,7 +192,7 @@ fn run_blocks(
     answers: Answers,
     on_block: &mut (dyn FnMut(&BlockReport) + Send),
 ) -> Summary {
-    let p = &*checked.program;
+    let p = opts.coverage.as_ref().map_or(&*checked.program, |c| &*c.program);
     let watchdog = Watchdog::new();
     let mut summary = Summary::default();
     let mut isolation = Isolation::new(checked);
@@ -199,7 +210,8 @@ fn run_blocks(
         .filter(|(_, _, blocker)| blocker.is_none())
         .map(|(t, lowered, _)| (*t, &lowered.body))
         .collect();
-    let mut engines = Engines::new(p, opts.engine, &runnable, &watchdog.flag, answers);
+    let counters = opts.coverage.as_ref().map(|c| c.counters.clone());
+    let mut engines = Engines::new(p, opts.engine, &runnable, &watchdog.flag, answers, counters);
     drop(runnable);
     let mut up_front = up_front.into_iter();
     for module in selected {

@@ -372,6 +372,8 @@ impl<'a> Emitter<'a> {
                 self.nested("{", b);
                 self.line("}");
             }
+            // Coverage probes count on the engines only.
+            StmtKind::Count(_) => {}
         }
     }
 

@@ -136,6 +136,8 @@ impl<'a> Emitter<'a> {
             }
             ExprKind::Switch(x, arms, default) => self.switch(x, arms, default.as_deref(), &e.ty),
             ExprKind::Undefined => self.zero(&e.ty),
+            // Coverage probes count on the engines only: a mirror computes the value.
+            ExprKind::Counted { value, .. } => self.raw(value),
             ExprKind::Error => "undefined".into(),
         }
     }

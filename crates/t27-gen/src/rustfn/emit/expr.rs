@@ -218,6 +218,8 @@ impl<'a> Emitter<'a> {
                 text
             }
             ExprKind::Undefined => self.zero(&e.ty),
+            // Coverage probes count on the engines only: a mirror computes the value.
+            ExprKind::Counted { value, .. } => self.raw(value),
             ExprKind::Error => "()".into(),
         }
     }

@@ -1,0 +1,105 @@
+//! What each counter of an instrumented program counts.
+
+use t27_diag::Span;
+use t27_ir::{BinOp, FnId, ModuleId};
+
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// How many counters the probes use.
+    pub counters: u32,
+    pub functions: Vec<FnPlan>,
+}
+
+#[derive(Clone, Debug)]
+pub struct FnPlan {
+    pub function: FnId,
+    pub module: ModuleId,
+    /// Counts the calls.
+    pub entry: u32,
+    /// Each statement, in source order of where it was written.
+    pub lines: Vec<Line>,
+    pub branches: Vec<Branch>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Line {
+    pub span: Span,
+    pub counter: u32,
+    pub is_return: bool,
+}
+
+/// A place where the code goes one of several ways, and each way.
+#[derive(Clone, Debug)]
+pub struct Branch {
+    pub kind: BranchKind,
+    /// The condition, or the value switched on.
+    pub span: Span,
+    pub arms: Vec<Arm>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BranchKind {
+    /// An `if` statement: `then`, `else` (written or not).
+    If,
+    /// `if (c) a else b`.
+    IfExpression,
+    /// A `while` (or `for`) loop: entered, not entered, in each run that reaches it.
+    Loop,
+    /// A loop's condition: true, false.
+    Condition,
+    /// An operand of `and` or `or`: true, false.
+    Operand(BinOp),
+    /// A `switch`: each arm, `else` among them.
+    Switch,
+}
+
+impl BranchKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            BranchKind::If => "`if`",
+            BranchKind::IfExpression => "`if` expression",
+            BranchKind::Loop => "loop",
+            BranchKind::Condition => "loop condition",
+            BranchKind::Operand(BinOp::And) => "operand of `and`",
+            BranchKind::Operand(_) => "operand of `or`",
+            BranchKind::Switch => "`switch`",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BranchKind::If => "if",
+            BranchKind::IfExpression => "if_expression",
+            BranchKind::Loop => "loop",
+            BranchKind::Condition => "loop_condition",
+            BranchKind::Operand(BinOp::And) => "and_operand",
+            BranchKind::Operand(_) => "or_operand",
+            BranchKind::Switch => "switch",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Arm {
+    /// `then`, `else`, `true`, `false`, `entered`, `not entered`, or a switch arm's patterns.
+    pub label: String,
+    pub count: ArmCount,
+}
+
+/// How an arm's count is read from the counters.
+#[derive(Clone, Copy, Debug)]
+pub enum ArmCount {
+    Counter(u32),
+    /// The first counter less the second (a loop not entered: reached, less entered).
+    Difference(u32, u32),
+}
+
+impl ArmCount {
+    pub fn read(self, counts: &[u64]) -> u64 {
+        let at = |i: u32| counts.get(i as usize).copied().unwrap_or(0);
+        match self {
+            ArmCount::Counter(c) => at(c),
+            ArmCount::Difference(a, b) => at(a).saturating_sub(at(b)),
+        }
+    }
+}
