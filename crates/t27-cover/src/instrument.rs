@@ -87,7 +87,11 @@ impl Writer<'_> {
     fn branch(&mut self, kind: BranchKind, span: Span, arms: Vec<(String, ArmCount)>) {
         let arms = arms
             .into_iter()
-            .map(|(label, count)| Arm { label, count })
+            .map(|(label, count)| Arm {
+                label,
+                count,
+                span: None,
+            })
             .collect();
         self.fp.branches.push(Branch { kind, span, arms });
     }
@@ -263,13 +267,27 @@ impl Writer<'_> {
                         .map(ToString::to_string)
                         .collect::<Vec<_>>()
                         .join(", ");
-                    counted.push((format!("{label} =>"), self.chosen(&mut arm.value)));
+                    let span = arm.value.span;
+                    counted.push((format!("{label} =>"), self.chosen(&mut arm.value), span));
                 }
                 if let Some(d) = default {
                     self.expr(d);
-                    counted.push(("else =>".into(), self.chosen(d)));
+                    let span = d.span;
+                    counted.push(("else =>".into(), self.chosen(d), span));
                 }
-                self.branch(BranchKind::Switch, x.span, counted);
+                let arms = counted
+                    .into_iter()
+                    .map(|(label, count, span)| Arm {
+                        label,
+                        count,
+                        span: Some(span),
+                    })
+                    .collect();
+                self.fp.branches.push(Branch {
+                    kind: BranchKind::Switch,
+                    span: x.span,
+                    arms,
+                });
             }
             _ => e.for_each_child_mut(&mut |x| self.expr(x)),
         }

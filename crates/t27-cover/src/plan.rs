@@ -84,6 +84,8 @@ pub struct Arm {
     /// `then`, `else`, `true`, `false`, `entered`, `not entered`, or a switch arm's patterns.
     pub label: String,
     pub count: ArmCount,
+    /// Where the arm is, when it is not the branch's own place: a switch arm's value.
+    pub span: Option<Span>,
 }
 
 /// How an arm's count is read from the counters.

@@ -33,6 +33,8 @@ pub struct BranchCoverage {
     pub span: Span,
     /// Each arm's label and count.
     pub arms: Vec<(String, u64)>,
+    /// Each arm's own place, where it has one (a switch arm's value).
+    pub arm_spans: Vec<Option<Span>>,
 }
 
 impl FnCoverage {
@@ -92,6 +94,7 @@ impl Coverage {
                         kind: b.kind,
                         span: b.span,
                         arms: b.arms.iter().map(|a| (a.label.clone(), a.count.read(counts))).collect(),
+                        arm_spans: b.arms.iter().map(|a| a.span).collect(),
                     })
                     .collect(),
             });
@@ -125,10 +128,11 @@ impl Coverage {
         for f in &self.functions {
             let source = sources.get(f.file);
             for b in &f.branches {
-                for (label, n) in &b.arms {
+                for (i, (label, n)) in b.arms.iter().enumerate() {
                     if *n == 0 {
                         let what = format!("the `{label}` arm of this {} in `{}` is never taken", b.kind.describe(), f.name);
-                        out.push_str(&snippet(&source.name, &source.text, b.span, &what));
+                        let span = b.arm_spans.get(i).copied().flatten().unwrap_or(b.span);
+                        out.push_str(&snippet(&source.name, &source.text, span, &what));
                     }
                 }
             }
@@ -204,19 +208,17 @@ impl Coverage {
                 let (end_line, end_column) = line_col(&source.text, span.end);
                 (line, column, end_line, end_column)
             };
-            let arms: Vec<serde_json::Value> = f
-                .branches
-                .iter()
-                .flat_map(|b| {
-                    let (line, column, end_line, end_column) = at(b.span);
-                    b.arms.iter().map(move |(label, n)| {
-                        serde_json::json!({
-                            "kind": b.kind.name(), "arm": label, "count": n,
-                            "line": line, "column": column, "end_line": end_line, "end_column": end_column,
-                        })
-                    })
-                })
-                .collect();
+            let mut arms: Vec<serde_json::Value> = Vec::new();
+            for b in &f.branches {
+                for (i, (label, n)) in b.arms.iter().enumerate() {
+                    let span = b.arm_spans.get(i).copied().flatten().unwrap_or(b.span);
+                    let (line, column, end_line, end_column) = at(span);
+                    arms.push(serde_json::json!({
+                        "kind": b.kind.name(), "arm": label, "count": n,
+                        "line": line, "column": column, "end_line": end_line, "end_column": end_column,
+                    }));
+                }
+            }
             let returns: Vec<serde_json::Value> = f
                 .returns
                 .iter()
