@@ -1,12 +1,15 @@
 //! Probes into function bodies: a copy of the program whose functions count what they run.
 //!
-//! Every statement gets a counter before it (its line is reached), every function one at its
-//! start; every condition of an `if` (statement or expression) and of a `while`, and every
-//! operand of `and` and `or`, counts its two outcomes (`ExprKind::Counted` with `on_false`);
-//! every arm of a `switch` counts when it is chosen; a loop counts the runs in which its body
-//! ran at least once, through a flag of its own set on the first turn (the runs in which it
-//! did not are the loop's reached count less those). Nothing else changes: the same ids, the
-//! same order of evaluation, the same traps.
+//! A run adds to as few counters as the counts need: a function counts its calls; an `if`
+//! counts its `then` (its `else` is the `if` reached, less the `then`); a statement is reached
+//! as often as the one before it, unless that one can leave (a `return`, `break` or
+//! `continue`, or an `if` whose arms can), when it follows from their counts. A loop counts its
+//! turns, and the runs that entered it through a flag of its own set on the first turn; a loop
+//! that can be left by `break` or `return` counts both outcomes of its condition and what comes
+//! after it. Each operand of `and` and `or` counts its two outcomes (`ExprKind::Counted` with
+//! `on_false`); each `switch` arm counts when it is chosen. Nothing else changes: the same ids,
+//! the same order of evaluation, the same traps (a run stopped by a trap counts the rest of
+//! its straight line as reached).
 
 use crate::plan::{Arm, ArmCount, Branch, BranchKind, FnPlan, Line, Plan};
 use t27_diag::Span;
@@ -33,6 +36,8 @@ pub fn instrument(p: &Program, modules: &[ModuleId]) -> (Program, Plan) {
                 locals: &mut function.body.locals,
             };
             fp_entry(&mut w, &mut function.body.block);
+            // In source order (an `if` is recorded after the arms inside it).
+            fp.branches.sort_by_key(|b| b.span.start);
             plan.functions.push(fp);
         }
     }
@@ -42,7 +47,7 @@ pub fn instrument(p: &Program, modules: &[ModuleId]) -> (Program, Plan) {
 fn fp_entry(w: &mut Writer, block: &mut Block) {
     let entry = w.counter();
     w.fp.entry = entry;
-    w.block(block);
+    w.block(block, ArmCount::Counter(entry));
     block.stmts.insert(0, count(entry, block.span));
 }
 
@@ -57,6 +62,24 @@ fn count(id: u32, span: Span) -> Stmt {
     Stmt {
         kind: StmtKind::Count(id),
         span: Span::new(span.start as usize, span.start as usize),
+    }
+}
+
+/// What instrumenting a statement gives: statements to put just before it and just after it,
+/// and how often it falls through to the next.
+struct Placed {
+    before: Vec<Stmt>,
+    after: Vec<Stmt>,
+    falls_through: ArmCount,
+}
+
+impl Placed {
+    fn through(falls_through: ArmCount) -> Placed {
+        Placed {
+            before: Vec::new(),
+            after: Vec::new(),
+            falls_through,
+        }
     }
 }
 
@@ -96,31 +119,47 @@ impl Writer<'_> {
         self.fp.branches.push(Branch { kind, span, arms });
     }
 
-    fn block(&mut self, b: &mut Block) {
+    /// Instruments a block entered `entered` times; returns how often its end is reached.
+    fn block(&mut self, b: &mut Block, entered: ArmCount) -> ArmCount {
         let stmts = std::mem::take(&mut b.stmts);
+        let mut reached = entered;
         for mut s in stmts {
-            let line = self.counter();
             self.fp.lines.push(Line {
                 span: s.span,
-                counter: line,
+                count: reached.clone(),
                 is_return: matches!(s.kind, StmtKind::Return(_)),
             });
-            b.stmts.push(count(line, s.span));
-            let before_loop = self.stmt(&mut s, line);
-            b.stmts.extend(before_loop);
+            let placed = self.stmt(&mut s, reached);
+            b.stmts.extend(placed.before);
             b.stmts.push(s);
+            b.stmts.extend(placed.after);
+            reached = placed.falls_through;
         }
+        reached
     }
 
-    /// Instruments one statement; returns the statements that must run just before it (a
-    /// loop's flag). `reached` is the statement's own line counter.
-    fn stmt(&mut self, s: &mut Stmt, reached: u32) -> Vec<Stmt> {
+    /// A new counter at the start of `b`, which is entered that often.
+    fn counted_block(&mut self, b: &mut Block) -> ArmCount {
+        let c = self.counter();
+        let after = self.block(b, ArmCount::Counter(c));
+        b.stmts.insert(0, count(c, b.span));
+        after
+    }
+
+    /// Instruments one statement, reached `reached` times.
+    fn stmt(&mut self, s: &mut Stmt, reached: ArmCount) -> Placed {
         let span = s.span;
         match &mut s.kind {
             StmtKind::Let { init: e, .. }
             | StmtKind::Expr(e)
-            | StmtKind::Return(Some(e))
             | StmtKind::Assert { cond: e, .. } => self.expr(e),
+            StmtKind::Return(Some(e)) => {
+                self.expr(e);
+                return Placed::through(ArmCount::Zero);
+            }
+            StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue => {
+                return Placed::through(ArmCount::Zero);
+            }
             StmtKind::LetTuple { init, .. } => self.expr(init),
             StmtKind::Assign { place, value, .. } => {
                 self.expr(place);
@@ -132,97 +171,117 @@ impl Writer<'_> {
                 otherwise,
             } => {
                 self.expr(cond);
-                let (t, f) = self.outcomes(cond);
+                let t = self.counter();
+                let then_after = self.block(then, ArmCount::Counter(t));
+                then.stmts.insert(0, count(t, then.span));
+                let else_count = ArmCount::difference(reached, ArmCount::Counter(t));
+                let else_after = self.block(otherwise, else_count.clone());
                 self.branch(
                     BranchKind::If,
                     cond.span,
-                    vec![("then".into(), ArmCount::Counter(t)), ("else".into(), ArmCount::Counter(f))],
+                    vec![("then".into(), ArmCount::Counter(t)), ("else".into(), else_count)],
                 );
-                self.block(then);
-                self.block(otherwise);
+                return Placed::through(ArmCount::sum(then_after, else_after));
             }
-            StmtKind::While { cond, body, step } => {
-                self.expr(cond);
-                let (t, f) = self.outcomes(cond);
-                let entered = self.counter();
-                self.branch(
-                    BranchKind::Loop,
-                    cond.span,
-                    vec![
-                        ("entered".into(), ArmCount::Counter(entered)),
-                        ("not entered".into(), ArmCount::Difference(reached, entered)),
-                    ],
-                );
-                self.branch(
-                    BranchKind::Condition,
-                    cond.span,
-                    vec![("true".into(), ArmCount::Counter(t)), ("false".into(), ArmCount::Counter(f))],
-                );
-                self.block(body);
-                self.block(step);
-                // The body's first turn sets the loop's flag and counts the run as entered.
-                let flag = LocalId(self.locals.len() as u32);
-                self.locals.push(Local {
-                    name: format!("$entered{entered}"),
-                    ty: Ty::Bool,
-                    mutable: true,
-                    span,
-                });
-                let at = Span::new(span.start as usize, span.start as usize);
-                let local = |flag| Expr {
-                    kind: ExprKind::Local(flag),
-                    ty: Ty::Bool,
-                    span: at,
-                };
-                let lit = |b| Expr {
-                    kind: ExprKind::Lit(Value::Bool(b)),
-                    ty: Ty::Bool,
-                    span: at,
-                };
-                let first_turn = Stmt {
-                    kind: StmtKind::If {
-                        cond: Box::new(Expr {
-                            kind: ExprKind::Unary(UnOp::Not, Box::new(local(flag))),
-                            ty: Ty::Bool,
-                            span: at,
-                        }),
-                        then: Block {
-                            stmts: vec![
-                                Stmt {
-                                    kind: StmtKind::Assign {
-                                        place: Box::new(local(flag)),
-                                        op: None,
-                                        value: Box::new(lit(true)),
-                                    },
-                                    span: at,
-                                },
-                                count(entered, at),
-                            ],
-                            span: at,
-                        },
-                        otherwise: Block {
-                            stmts: Vec::new(),
-                            span: at,
-                        },
-                    },
-                    span: at,
-                };
-                body.stmts.insert(0, first_turn);
-                return vec![Stmt {
-                    kind: StmtKind::Let {
-                        local: flag,
-                        init: lit(false),
-                    },
-                    span: at,
-                }];
-            }
-            StmtKind::Block(b) => self.block(b),
-            StmtKind::Return(None)
-            | StmtKind::Break
-            | StmtKind::Continue
-            | StmtKind::Count(_) => {}
+            StmtKind::While { cond, body, step } => return self.while_loop(span, cond, body, step, reached),
+            StmtKind::Block(b) => return Placed::through(self.block(b, reached)),
+            StmtKind::Count(_) => {}
         }
-        Vec::new()
+        Placed::through(reached)
+    }
+
+    fn while_loop(&mut self, span: Span, cond: &mut Expr, body: &mut Block, step: &mut Block, reached: ArmCount) -> Placed {
+        self.expr(cond);
+        let leaves = leaves_loop(body) || leaves_loop(step);
+        let mut placed = Placed::through(reached.clone());
+        // The turns: the condition's `true`.
+        let (turns, exits, turn_counter) = if leaves {
+            let (t, f) = self.outcomes(cond);
+            let after = self.counter();
+            placed.after.push(count(after, span));
+            placed.falls_through = ArmCount::Counter(after);
+            (ArmCount::Counter(t), ArmCount::Counter(f), None)
+        } else {
+            let t = self.counter();
+            (ArmCount::Counter(t), reached.clone(), Some(t))
+        };
+        self.block(body, turns.clone());
+        if let Some(t) = turn_counter {
+            body.stmts.insert(0, count(t, body.span));
+        }
+        if !step.stmts.is_empty() {
+            self.counted_block(step);
+        }
+        let entered = self.counter();
+        self.branch(
+            BranchKind::Loop,
+            cond.span,
+            vec![
+                ("entered".into(), ArmCount::Counter(entered)),
+                ("not entered".into(), ArmCount::difference(reached, ArmCount::Counter(entered))),
+            ],
+        );
+        self.branch(
+            BranchKind::Condition,
+            cond.span,
+            vec![("true".into(), turns), ("false".into(), exits)],
+        );
+        // The body's first turn sets the loop's flag and counts the run as entered.
+        let flag = LocalId(self.locals.len() as u32);
+        self.locals.push(Local {
+            name: format!("$entered{entered}"),
+            ty: Ty::Bool,
+            mutable: true,
+            span,
+        });
+        let at = Span::new(span.start as usize, span.start as usize);
+        let local = |flag| Expr {
+            kind: ExprKind::Local(flag),
+            ty: Ty::Bool,
+            span: at,
+        };
+        let lit = |b| Expr {
+            kind: ExprKind::Lit(Value::Bool(b)),
+            ty: Ty::Bool,
+            span: at,
+        };
+        let first_turn = Stmt {
+            kind: StmtKind::If {
+                cond: Box::new(Expr {
+                    kind: ExprKind::Unary(UnOp::Not, Box::new(local(flag))),
+                    ty: Ty::Bool,
+                    span: at,
+                }),
+                then: Block {
+                    stmts: vec![
+                        Stmt {
+                            kind: StmtKind::Assign {
+                                place: Box::new(local(flag)),
+                                op: None,
+                                value: Box::new(lit(true)),
+                            },
+                            span: at,
+                        },
+                        count(entered, at),
+                    ],
+                    span: at,
+                },
+                otherwise: Block {
+                    stmts: Vec::new(),
+                    span: at,
+                },
+            },
+            span: at,
+        };
+        body.stmts.insert(0, first_turn);
+        placed.before.push(Stmt {
+            kind: StmtKind::Let {
+                local: flag,
+                init: lit(false),
+            },
+            span: at,
+        });
+        placed
     }
 
     fn expr(&mut self, e: &mut Expr) {
@@ -310,4 +369,26 @@ impl Writer<'_> {
         };
         ArmCount::Counter(c)
     }
+}
+
+/// Whether a loop's body can leave the loop other than by its condition: a `break` of this
+/// loop, or a `return`.
+fn leaves_loop(b: &Block) -> bool {
+    b.stmts.iter().any(|s| match &s.kind {
+        StmtKind::Break | StmtKind::Return(_) => true,
+        StmtKind::If { then, otherwise, .. } => leaves_loop(then) || leaves_loop(otherwise),
+        StmtKind::Block(b) => leaves_loop(b),
+        // A `break` in an inner loop leaves that loop; a `return` leaves this one too.
+        StmtKind::While { body, step, .. } => returns(body) || returns(step),
+        _ => false,
+    })
+}
+
+fn returns(b: &Block) -> bool {
+    b.stmts.iter().any(|s| match &s.kind {
+        StmtKind::Return(_) => true,
+        StmtKind::If { then, otherwise, .. } => returns(then) || returns(otherwise),
+        StmtKind::Block(b) | StmtKind::While { body: b, .. } => returns(b),
+        _ => false,
+    })
 }

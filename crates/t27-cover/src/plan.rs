@@ -21,10 +21,11 @@ pub struct FnPlan {
     pub branches: Vec<Branch>,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Line {
     pub span: Span,
-    pub counter: u32,
+    /// How often the statement is reached.
+    pub count: ArmCount,
     pub is_return: bool,
 }
 
@@ -88,20 +89,41 @@ pub struct Arm {
     pub span: Option<Span>,
 }
 
-/// How an arm's count is read from the counters.
-#[derive(Clone, Copy, Debug)]
+/// How a count is read from the counters: most counts are not counted but follow from
+/// others (the statement after an `if` whose `then` always returns is reached as often as the
+/// `if`, less its `then`), so that a run adds to as few counters as it can.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ArmCount {
     Counter(u32),
-    /// The first counter less the second (a loop not entered: reached, less entered).
-    Difference(u32, u32),
+    /// Never: after a `return`, `break` or `continue`.
+    Zero,
+    Sum(Box<ArmCount>, Box<ArmCount>),
+    /// The first less the second (an `else`: the `if` reached, less its `then`).
+    Difference(Box<ArmCount>, Box<ArmCount>),
 }
 
 impl ArmCount {
-    pub fn read(self, counts: &[u64]) -> u64 {
-        let at = |i: u32| counts.get(i as usize).copied().unwrap_or(0);
+    pub fn read(&self, counts: &[u64]) -> u64 {
         match self {
-            ArmCount::Counter(c) => at(c),
-            ArmCount::Difference(a, b) => at(a).saturating_sub(at(b)),
+            ArmCount::Counter(c) => counts.get(*c as usize).copied().unwrap_or(0),
+            ArmCount::Zero => 0,
+            ArmCount::Sum(a, b) => a.read(counts).saturating_add(b.read(counts)),
+            ArmCount::Difference(a, b) => a.read(counts).saturating_sub(b.read(counts)),
+        }
+    }
+
+    pub fn sum(a: ArmCount, b: ArmCount) -> ArmCount {
+        match (a, b) {
+            (ArmCount::Zero, x) | (x, ArmCount::Zero) => x,
+            (a, b) => ArmCount::Sum(Box::new(a), Box::new(b)),
+        }
+    }
+
+    pub fn difference(a: ArmCount, b: ArmCount) -> ArmCount {
+        match (a, b) {
+            (a, ArmCount::Zero) => a,
+            (ArmCount::Zero, _) => ArmCount::Zero,
+            (a, b) => ArmCount::Difference(Box::new(a), Box::new(b)),
         }
     }
 }

@@ -68,9 +68,10 @@ impl Coverage {
             let mut lines: Vec<(u32, u64)> = Vec::new();
             for l in &fp.lines {
                 let (line, _) = line_col(text, l.span.start);
-                match lines.iter_mut().find(|(n, _)| *n == line) {
-                    Some((_, count)) => *count = (*count).max(read(l.counter)),
-                    None => lines.push((line, read(l.counter))),
+                let n = l.count.read(counts);
+                match lines.iter_mut().find(|(at, _)| *at == line) {
+                    Some((_, count)) => *count = (*count).max(n),
+                    None => lines.push((line, n)),
                 }
             }
             lines.sort();
@@ -85,7 +86,7 @@ impl Coverage {
                     .lines
                     .iter()
                     .filter(|l| l.is_return)
-                    .map(|l| (l.span, read(l.counter)))
+                    .map(|l| (l.span, l.count.read(counts)))
                     .collect(),
                 branches: fp
                     .branches
