@@ -6,8 +6,11 @@
 //! `continue`, or an `if` whose arms can), when it follows from their counts. A loop counts its
 //! turns, and the runs that entered it through a flag of its own set on the first turn; a loop
 //! that can be left by `break` or `return` counts both outcomes of its condition and what comes
-//! after it. Each operand of `and` and `or` counts its two outcomes (`ExprKind::Counted` with
-//! `on_false`); each `switch` arm counts when it is chosen. Nothing else changes: the same ids,
+//! after it. In a chain of `and` (or of `or`) each operand counts only the outcome that ends
+//! the chain, `false` (`true`), and the other follows from how often the operand is computed
+//! (`Tally::WhenFalse`, `WhenTrue`: the outcome itself is added, no branch; the JIT's switch
+//! over a chain of `x == K or ...` adds it in the case of each key). Each `switch` arm counts
+//! when it is chosen. Nothing else changes: the same ids,
 //! the same order of evaluation, the same traps (a run stopped by a trap counts the rest of
 //! its straight line as reached).
 
@@ -65,10 +68,13 @@ fn count(id: u32, span: Span) -> Stmt {
     }
 }
 
-/// What instrumenting a statement gives: statements to put just before it and just after it,
-/// and how often it falls through to the next.
+/// What instrumenting a statement gives: statements to put at the start of its block and
+/// just after it, and how often it falls through to the next.
 struct Placed {
-    before: Vec<Stmt>,
+    /// A loop's flag is set at the start of the block that holds the loop (which runs the loop
+    /// at most once each time it runs), not just before it: the statement before a loop is
+    /// often what starts its counter, and the JIT unrolls a short loop it can see started.
+    block_start: Vec<Stmt>,
     after: Vec<Stmt>,
     falls_through: ArmCount,
 }
@@ -76,7 +82,7 @@ struct Placed {
 impl Placed {
     fn through(falls_through: ArmCount) -> Placed {
         Placed {
-            before: Vec::new(),
+            block_start: Vec::new(),
             after: Vec::new(),
             falls_through,
         }
@@ -89,22 +95,50 @@ impl Writer<'_> {
         *self.plan - 1
     }
 
-    /// Counts both outcomes of the condition `e`; returns the two counters.
-    fn outcomes(&mut self, e: &mut Expr) -> (u32, u32) {
-        let (t, f) = (self.counter(), self.counter());
-        let span = e.span;
-        let ty = e.ty.clone();
-        let inner = std::mem::replace(e, Expr::error(span));
-        *e = Expr {
-            kind: ExprKind::Counted {
-                value: Box::new(inner),
-                counter: t,
-                on_false: Some(f),
-            },
-            ty,
-            span,
+    /// Instruments a chain of `and` (or of `or`) computed `evaluations` times: each operand
+    /// counts only the outcome that ends the chain (`false` for `and`, `true` for `or`), and
+    /// the other outcome follows, as does how often the next operand is computed.
+    fn chain(&mut self, e: &mut Expr, evaluations: ArmCount) {
+        let ExprKind::Binary(op @ (BinOp::And | BinOp::Or), ..) = e.kind else {
+            return self.expr(e);
         };
-        (t, f)
+        let mut operands = Vec::new();
+        operands_of(e, op, &mut operands);
+        let mut computed = evaluations;
+        for operand in operands {
+            match &operand.kind {
+                ExprKind::Binary(o @ (BinOp::And | BinOp::Or), ..) if *o != op => {
+                    self.chain(operand, computed.clone())
+                }
+                _ => self.expr(operand),
+            }
+            let c = self.counter();
+            let (tally, ends) = match op {
+                BinOp::And => (Tally::WhenFalse(c), ArmCount::Counter(c)),
+                _ => (Tally::WhenTrue(c), ArmCount::Counter(c)),
+            };
+            let span = operand.span;
+            wrap(operand, tally);
+            let goes_on = ArmCount::difference(computed, ends.clone());
+            let (t, f) = match op {
+                BinOp::And => (goes_on.clone(), ends),
+                _ => (ends, goes_on.clone()),
+            };
+            self.branch(
+                BranchKind::Operand(op),
+                span,
+                vec![("true".into(), t), ("false".into(), f)],
+            );
+            computed = goes_on;
+        }
+    }
+
+    /// [`Writer::chain`] for a chain in no context that says how often it is computed: a
+    /// counter of its own counts that.
+    fn counted_chain(&mut self, e: &mut Expr) {
+        let c = self.counter();
+        self.chain(e, ArmCount::Counter(c));
+        wrap(e, Tally::Each(c));
     }
 
     fn branch(&mut self, kind: BranchKind, span: Span, arms: Vec<(String, ArmCount)>) {
@@ -123,6 +157,7 @@ impl Writer<'_> {
     fn block(&mut self, b: &mut Block, entered: ArmCount) -> ArmCount {
         let stmts = std::mem::take(&mut b.stmts);
         let mut reached = entered;
+        let mut start = Vec::new();
         for mut s in stmts {
             self.fp.lines.push(Line {
                 span: s.span,
@@ -130,11 +165,12 @@ impl Writer<'_> {
                 is_return: matches!(s.kind, StmtKind::Return(_)),
             });
             let placed = self.stmt(&mut s, reached);
-            b.stmts.extend(placed.before);
+            start.extend(placed.block_start);
             b.stmts.push(s);
             b.stmts.extend(placed.after);
             reached = placed.falls_through;
         }
+        b.stmts.splice(0..0, start);
         reached
     }
 
@@ -170,7 +206,8 @@ impl Writer<'_> {
                 then,
                 otherwise,
             } => {
-                self.expr(cond);
+                // The condition is computed as often as the `if` is reached.
+                self.chain(cond, reached.clone());
                 let t = self.counter();
                 let then_after = self.block(then, ArmCount::Counter(t));
                 then.stmts.insert(0, count(t, then.span));
@@ -191,20 +228,24 @@ impl Writer<'_> {
     }
 
     fn while_loop(&mut self, span: Span, cond: &mut Expr, body: &mut Block, step: &mut Block, reached: ArmCount) -> Placed {
-        self.expr(cond);
         let leaves = leaves_loop(body) || leaves_loop(step);
         let mut placed = Placed::through(reached.clone());
-        // The turns: the condition's `true`.
-        let (turns, exits, turn_counter) = if leaves {
-            let (t, f) = self.outcomes(cond);
+        // The turns are the condition's `true`; without a `break` or `return`, every run that
+        // reaches the loop leaves it by the condition's `false`, once.
+        let (turns, exits, turn_counter, both) = if leaves {
+            let (t, f) = (self.counter(), self.counter());
             let after = self.counter();
             placed.after.push(count(after, span));
             placed.falls_through = ArmCount::Counter(after);
-            (ArmCount::Counter(t), ArmCount::Counter(f), None)
+            (ArmCount::Counter(t), ArmCount::Counter(f), None, Some((t, f)))
         } else {
             let t = self.counter();
-            (ArmCount::Counter(t), reached.clone(), Some(t))
+            (ArmCount::Counter(t), reached.clone(), Some(t), None)
         };
+        self.chain(cond, ArmCount::sum(turns.clone(), exits.clone()));
+        if let Some((on_true, on_false)) = both {
+            wrap(cond, Tally::Both { on_true, on_false });
+        }
         self.block(body, turns.clone());
         if let Some(t) = turn_counter {
             body.stmts.insert(0, count(t, body.span));
@@ -274,7 +315,7 @@ impl Writer<'_> {
             span: at,
         };
         body.stmts.insert(0, first_turn);
-        placed.before.push(Stmt {
+        placed.block_start.push(Stmt {
             kind: StmtKind::Let {
                 local: flag,
                 init: lit(false),
@@ -286,29 +327,13 @@ impl Writer<'_> {
 
     fn expr(&mut self, e: &mut Expr) {
         match &mut e.kind {
-            ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
-                let op = *op;
-                self.expr(a);
-                self.expr(b);
-                // `a or b or c`: the operands are `a`, `b` and `c`, not `a or b`.
-                let chained = |x: &Expr| matches!(&x.kind, ExprKind::Binary(o, ..) if *o == op);
-                for operand in [a, b] {
-                    if chained(operand) {
-                        continue;
-                    }
-                    let (t, f) = self.outcomes(operand);
-                    self.branch(
-                        BranchKind::Operand(op),
-                        operand.span,
-                        vec![("true".into(), ArmCount::Counter(t)), ("false".into(), ArmCount::Counter(f))],
-                    );
-                }
-            }
+            ExprKind::Binary(BinOp::And | BinOp::Or, ..) => self.counted_chain(e),
             ExprKind::If(c, a, b) => {
-                self.expr(c);
                 self.expr(a);
                 self.expr(b);
-                let (t, f) = self.outcomes(c);
+                let (t, f) = (self.counter(), self.counter());
+                self.chain(c, ArmCount::sum(ArmCount::Counter(t), ArmCount::Counter(f)));
+                wrap(c, Tally::Both { on_true: t, on_false: f });
                 self.branch(
                     BranchKind::IfExpression,
                     c.span,
@@ -355,19 +380,35 @@ impl Writer<'_> {
     /// Counts each time the arm `value` is chosen.
     fn chosen(&mut self, value: &mut Expr) -> ArmCount {
         let c = self.counter();
-        let span = value.span;
-        let ty = value.ty.clone();
-        let inner = std::mem::replace(value, Expr::error(span));
-        *value = Expr {
-            kind: ExprKind::Counted {
-                value: Box::new(inner),
-                counter: c,
-                on_false: None,
-            },
-            ty,
-            span,
-        };
+        wrap(value, Tally::Each(c));
         ArmCount::Counter(c)
+    }
+}
+
+/// `e` counted as `tally` says.
+fn wrap(e: &mut Expr, tally: Tally) {
+    let span = e.span;
+    let ty = e.ty.clone();
+    let inner = std::mem::replace(e, Expr::error(span));
+    *e = Expr {
+        kind: ExprKind::Counted {
+            value: Box::new(inner),
+            tally,
+        },
+        ty,
+        span,
+    };
+}
+
+/// The operands of a chain of `op` (`a or b or c`: `a`, `b`, `c`), in order.
+fn operands_of<'e>(e: &'e mut Expr, op: BinOp, out: &mut Vec<&'e mut Expr>) {
+    if !matches!(&e.kind, ExprKind::Binary(o, ..) if *o == op) {
+        out.push(e);
+        return;
+    }
+    if let ExprKind::Binary(_, a, b) = &mut e.kind {
+        operands_of(a, op, out);
+        operands_of(b, op, out);
     }
 }
 

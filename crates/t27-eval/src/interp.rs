@@ -531,15 +531,15 @@ impl<'p> Machine<'p> {
                 }
             }
             ExprKind::Undefined => Rt::zero(&e.ty, self.p),
-            ExprKind::Counted {
-                value,
-                counter,
-                on_false,
-            } => {
+            ExprKind::Counted { value, tally } => {
                 let v = self.eval(frame, value)?;
-                match on_false {
-                    Some(f) if !v.bool() => self.count(*f),
-                    _ => self.count(*counter),
+                match *tally {
+                    Tally::Each(c) => self.count(c),
+                    Tally::WhenTrue(c) if v.bool() => self.count(c),
+                    Tally::WhenFalse(c) if !v.bool() => self.count(c),
+                    Tally::Both { on_true, .. } if v.bool() => self.count(on_true),
+                    Tally::Both { on_false, .. } => self.count(on_false),
+                    Tally::WhenTrue(_) | Tally::WhenFalse(_) => {}
                 }
                 v
             }

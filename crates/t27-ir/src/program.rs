@@ -216,6 +216,16 @@ pub struct Expr {
     pub span: Span,
 }
 
+/// What a counted expression adds to (`ExprKind::Counted`): a counter each time it is
+/// computed, or, for a `bool`, when it comes out true, when false, or one counter for each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tally {
+    Each(u32),
+    WhenTrue(u32),
+    WhenFalse(u32),
+    Both { on_true: u32, on_false: u32 },
+}
+
 #[derive(Debug, Clone)]
 pub struct SwitchArm {
     pub patterns: Vec<Value>,
@@ -253,14 +263,9 @@ pub enum ExprKind {
     Switch(Box<Expr>, Vec<SwitchArm>, Option<Box<Expr>>),
     /// `undefined` as the initialiser of a `var`: zeroes.
     Undefined,
-    /// Coverage: `value`, adding one to counter `counter` as it is computed; with
-    /// `on_false` (for a `bool`), to `counter` when it comes out true and to `on_false` when
-    /// false. Only in a program `t27-cover` instrumented.
-    Counted {
-        value: Box<Expr>,
-        counter: u32,
-        on_false: Option<u32>,
-    },
+    /// Coverage: `value`, adding one to a counter as `tally` says. Only in a program
+    /// `t27-cover` instrumented.
+    Counted { value: Box<Expr>, tally: Tally },
     /// Something already reported as wrong.
     Error,
 }

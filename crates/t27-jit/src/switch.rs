@@ -19,9 +19,10 @@ use t27_ir::{BinOp, Block as IrBlock, Expr, ExprKind, LocalId, Program, Stmt, St
 /// Shorter chains are compiled as written: a few compares are as fast as a jump table.
 pub const MIN_CASES: usize = 4;
 
-/// One `if` of a chain: the constants it matches and the body they lead to.
+/// One `if` of a chain: the constants it matches (each with the coverage counter its test
+/// adds to when it holds, in a program `t27-cover` instrumented) and the body they lead to.
 pub struct Arm<'s> {
-    keys: Vec<i64>,
+    keys: Vec<(i64, Option<u32>)>,
     body: &'s IrBlock,
 }
 
@@ -73,8 +74,22 @@ fn collect_keys(
     p: &Program,
     cond: &Expr,
     local: &mut Option<LocalId>,
-    keys: &mut Vec<i64>,
+    keys: &mut Vec<(i64, Option<u32>)>,
 ) -> bool {
+    // A test of the chain that counts when it holds (coverage): its key counts when chosen.
+    if let ExprKind::Counted {
+        value,
+        tally: t27_ir::Tally::WhenTrue(c),
+    } = &cond.kind
+    {
+        let first = keys.len();
+        let found = collect_keys(p, value, local, keys);
+        if found && keys.len() == first + 1 && keys[first].1.is_none() {
+            keys[first].1 = Some(*c);
+            return true;
+        }
+        return false;
+    }
     let ExprKind::Binary(op, a, b) = &cond.kind else {
         return false;
     };
@@ -93,7 +108,7 @@ fn collect_keys(
                 return false;
             };
             *local = Some(x);
-            keys.push(key);
+            keys.push((key, None));
             true
         }
         _ => false,
@@ -129,20 +144,36 @@ impl FnTranslator<'_, '_, '_> {
         let otherwise = self.b.create_block();
         let mut switch = Switch::new();
         let mut targets = Vec::with_capacity(chain.arms.len());
+        // Keys whose test counts (coverage): a block of their own adds to the counter, then
+        // goes to the arm.
+        let mut counting: Vec<(Block, u32, Block)> = Vec::new();
         for arm in &chain.arms {
             let mut target = None;
-            for key in &arm.keys {
+            for (key, counter) in &arm.keys {
                 // The key as the bit pattern of the local's type: signed values wrap.
                 let key = u128::from(*key as u64 & mask);
                 if !switch.entries().contains_key(&key) {
                     let block = *target.get_or_insert_with(|| self.b.create_block());
-                    switch.set_entry(key, block);
+                    let entry = match counter {
+                        Some(c) => {
+                            let counts = self.b.create_block();
+                            counting.push((counts, *c, block));
+                            counts
+                        }
+                        None => block,
+                    };
+                    switch.set_entry(key, entry);
                 }
             }
             targets.push(target);
         }
         fill_holes(&mut switch, otherwise);
         switch.emit(&mut self.b, x, otherwise);
+        for (counts, c, target) in counting {
+            self.b.switch_to_block(counts);
+            self.count(c, None);
+            self.b.ins().jump(target, &[]);
+        }
         for (arm, target) in chain.arms.iter().zip(targets) {
             // An arm whose constants all belong to earlier arms never runs.
             let Some(target) = target else { continue };

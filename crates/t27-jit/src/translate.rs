@@ -301,6 +301,20 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         self.b.ins().store(MemFlagsData::trusted(), n, addr, 0);
     }
 
+    /// Adds a boolean (`i8`, 0 or 1; negated when `negate`) to coverage counter `id`.
+    pub fn count_by(&mut self, id: u32, b: Value, negate: bool) {
+        if self.s.counters.is_null() {
+            return;
+        }
+        let base = self.b.ins().iconst(types::I64, self.s.counters as i64);
+        let addr = self.b.ins().iadd_imm_s(base, i64::from(id) * 8);
+        let b = if negate { self.b.ins().bxor_imm_s(b, 1) } else { b };
+        let add = self.b.ins().uextend(types::I64, b);
+        let n = self.b.ins().load(types::I64, MemFlagsData::trusted(), addr, 0);
+        let n = self.b.ins().iadd(n, add);
+        self.b.ins().store(MemFlagsData::trusted(), n, addr, 0);
+    }
+
     /// Stops the block when the watchdog has raised the interrupt flag.
     pub fn check_interrupt(&mut self) {
         // The flag's address is a constant of the code (see `Shared::interrupt`): a poll is
