@@ -88,7 +88,7 @@ impl Checker {
         let ret = self.program.functions[id.index()].ret.clone();
         if params.len() != args.len() {
             let f = &self.program.functions[id.index()];
-            let signature = self.signature(id);
+            let signature = self.program.signature(id);
             let def_file = self.file_of(f.decl.module);
             let name_span = f.decl.name_span;
             let mut d = Diagnostic::new(
@@ -162,21 +162,6 @@ impl Checker {
         self.resolve_path(cx.module, path, "function")
     }
 
-    fn signature(&self, id: FnId) -> String {
-        let f = &self.program.functions[id.index()];
-        let params: Vec<String> = f
-            .params
-            .iter()
-            .filter_map(|p| f.body.locals.get(p.index()))
-            .map(|l| format!("{}: {}", l.name, self.ty_name(&l.ty)))
-            .collect();
-        let ret = if f.ret == Ty::Void {
-            String::new()
-        } else {
-            format!(" -> {}", self.ty_name(&f.ret))
-        };
-        format!("fn {}({}){ret}", f.decl.name, params.join(", "))
-    }
 
     fn lower_method(
         &mut self,

@@ -52,12 +52,7 @@ impl Analysis {
         };
         let line = before.rsplit('\n').next().unwrap_or("");
         // The word being typed, and what comes before it.
-        let word_start = line
-            .char_indices()
-            .rev()
-            .take_while(|(_, c)| c.is_alphanumeric() || *c == '_')
-            .last()
-            .map_or(line.len(), |(i, _)| i);
+        let word_start = line.len() - last_word(line).len();
         let head = &line[..word_start];
         let trimmed = line.trim_start();
         if let Some(rest) = trimmed.strip_prefix("use ") {

@@ -107,18 +107,7 @@ impl Analysis {
     /// `pub fn name(a: T, b: U) -> R`, as declared.
     pub(crate) fn signature(&self, id: FnId) -> String {
         let p = &self.checked.program;
-        let f = &p.functions[id.index()];
-        let params: Vec<String> = f
-            .params
-            .iter()
-            .filter_map(|l| f.body.locals.get(l.index()))
-            .map(|l| format!("{}: {}", l.name, p.ty_name(&l.ty)))
-            .collect();
-        let ret = match &f.ret {
-            Ty::Void => String::new(),
-            t => format!(" -> {}", p.ty_name(t)),
-        };
-        format!("{}fn {}({}){ret}", vis(&f.decl), f.decl.name, params.join(", "))
+        format!("{}{}", vis(&p.functions[id.index()].decl), p.signature(id))
     }
 }
 

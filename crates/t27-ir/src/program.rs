@@ -39,6 +39,22 @@ impl Program {
     pub fn ty_name(&self, ty: &Ty) -> String {
         ty.display(&|id| self.struct_name(id)).to_string()
     }
+
+    /// `fn name(a: T, b: U) -> R`, as a function is declared (without `pub`).
+    pub fn signature(&self, id: FnId) -> String {
+        let f = &self.functions[id.index()];
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .filter_map(|p| f.body.locals.get(p.index()))
+            .map(|l| format!("{}: {}", l.name, self.ty_name(&l.ty)))
+            .collect();
+        let ret = match &f.ret {
+            Ty::Void => String::new(),
+            t => format!(" -> {}", self.ty_name(t)),
+        };
+        format!("fn {}({}){ret}", f.decl.name, params.join(", "))
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -233,16 +233,16 @@ impl FnTranslator<'_, '_, '_> {
                     t27_ir::Tally::Each(c) => self.count(c, None),
                     // The outcome itself (0 or 1) is what is added: no branch.
                     t27_ir::Tally::WhenTrue(c) => {
-                        let b = v.clone().one();
+                        let b = v.one();
                         self.count_by(c, b, false);
                     }
                     t27_ir::Tally::WhenFalse(c) => {
-                        let b = v.clone().one();
+                        let b = v.one();
                         self.count_by(c, b, true);
                     }
                     t27_ir::Tally::Both { on_true, on_false } => {
                         // The counter of the outcome, chosen without a branch.
-                        let b = v.clone().one();
+                        let b = v.one();
                         let t = self.b.ins().iconst(types::I64, i64::from(on_true));
                         let f = self.b.ins().iconst(types::I64, i64::from(on_false));
                         let index = self.b.ins().select(b, t, f);
