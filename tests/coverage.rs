@@ -26,7 +26,11 @@ const ENGINES: [Engine; 4] = [
 
 /// Runs every block of `checked` on `engine`, counting the probes of every requested
 /// module: the outcomes, the counts, and the plan.
-fn covered(checked: &Checked, engine: Engine, timeout: Duration) -> (Vec<String>, Vec<u64>, t27_cover::Plan) {
+fn covered(
+    checked: &Checked,
+    engine: Engine,
+    timeout: Duration,
+) -> (Vec<String>, Vec<u64>, t27_cover::Plan) {
     let requested: Vec<ModuleId> = (0..checked.program.modules.len())
         .filter(|&i| checked.program.modules[i].requested)
         .map(|i| ModuleId(i as u32))
@@ -45,7 +49,9 @@ fn covered(checked: &Checked, engine: Engine, timeout: Duration) -> (Vec<String>
         }),
     };
     let mut outcomes = Vec::new();
-    t27_run::run(checked, &opts, &mut |r: &BlockReport| outcomes.push(outcome(r)));
+    t27_run::run(checked, &opts, &mut |r: &BlockReport| {
+        outcomes.push(outcome(r))
+    });
     (outcomes, counters.counts(), plan)
 }
 
@@ -62,7 +68,11 @@ fn plain(checked: &Checked, timeout: Duration) -> Vec<String> {
 /// loop), long enough elsewhere that a slow machine never stops a block counting slower.
 fn budget(checked: &Checked) -> Duration {
     let short = Duration::from_millis(300);
-    if plain(checked, short).iter().any(|o| o.contains("Timeout")) { short } else { Duration::from_secs(30) }
+    if plain(checked, short).iter().any(|o| o.contains("Timeout")) {
+        short
+    } else {
+        Duration::from_secs(30)
+    }
 }
 
 fn engines_count_the_same(path: &Path) -> Result<(), Failed> {
@@ -71,17 +81,25 @@ fn engines_count_the_same(path: &Path) -> Result<(), Failed> {
     let uncounted = plain(&checked, timeout);
     let (oracle, counts, plan) = covered(&checked, Engine::Eval, timeout);
     if oracle != uncounted {
-        return Err(format!("counting changed the outcomes:\n{oracle:#?}\nwithout:\n{uncounted:#?}").into());
+        return Err(format!(
+            "counting changed the outcomes:\n{oracle:#?}\nwithout:\n{uncounted:#?}"
+        )
+        .into());
     }
     // A block stopped by its time budget stops wherever it is: its counts are the engine's.
     let timed_out = oracle.iter().any(|o| o.contains("Timeout"));
     for engine in &ENGINES[1..] {
         let (outcomes, other, _) = covered(&checked, *engine, timeout);
         if outcomes != oracle {
-            return Err(format!("{engine:?}: outcomes\n{outcomes:#?}\nevaluator:\n{oracle:#?}").into());
+            return Err(
+                format!("{engine:?}: outcomes\n{outcomes:#?}\nevaluator:\n{oracle:#?}").into(),
+            );
         }
         if !timed_out && other != counts {
-            let cov = |c: &[u64]| t27_cover::Coverage::new(&checked.program, &checked.sources, &plan, c).lcov(&checked.sources);
+            let cov = |c: &[u64]| {
+                t27_cover::Coverage::new(&checked.program, &checked.sources, &plan, c)
+                    .lcov(&checked.sources)
+            };
             let (a, b) = (cov(&counts), cov(&other));
             return Err(format!("{engine:?} counts otherwise than the evaluator:\n--- evaluator\n{a}\n--- {engine:?}\n{b}").into());
         }
@@ -94,15 +112,24 @@ fn hand_worked(path: &Path, name: &str) -> Result<(), Failed> {
     let mut shown = None;
     for engine in ENGINES {
         let (outcomes, counts, plan) = covered(&checked, engine, Duration::from_secs(30));
-        if outcomes.iter().any(|o| !o.ends_with(&format!("{:?}", BlockResult::Ran(Outcome::Pass)))) {
+        if outcomes
+            .iter()
+            .any(|o| !o.ends_with(&format!("{:?}", BlockResult::Ran(Outcome::Pass))))
+        {
             return Err(format!("{engine:?}: a block did not pass: {outcomes:#?}").into());
         }
         let cov = t27_cover::Coverage::new(&checked.program, &checked.sources, &plan, &counts);
-        let text = format!("{}\n--- lcov\n{}", cov.text(&checked.sources), cov.lcov(&checked.sources));
+        let text = format!(
+            "{}\n--- lcov\n{}",
+            cov.text(&checked.sources),
+            cov.lcov(&checked.sources)
+        );
         match &shown {
             None => shown = Some(text),
             Some(first) if *first != text => {
-                return Err(format!("{engine:?} reports otherwise than the evaluator:\n{text}").into());
+                return Err(
+                    format!("{engine:?} reports otherwise than the evaluator:\n{text}").into(),
+                );
             }
             Some(_) => {}
         }
@@ -128,12 +155,21 @@ fn main() {
     .collect();
     for path in files {
         let name = path.to_string_lossy().replace('\\', "/");
-        let name = name.strip_prefix("tests/fixtures/").unwrap_or(&name).to_string();
-        trials.push(Trial::test(format!("counts::{name}"), move || engines_count_the_same(&path)));
+        let name = name
+            .strip_prefix("tests/fixtures/")
+            .unwrap_or(&name)
+            .to_string();
+        trials.push(Trial::test(format!("counts::{name}"), move || {
+            engines_count_the_same(&path)
+        }));
     }
     for path in t27_files(Path::new("tests/fixtures/coverage")) {
-        let name = path.file_stem().map_or(String::new(), |n| n.to_string_lossy().into_owned());
-        trials.push(Trial::test(format!("hand::{name}"), move || hand_worked(&path, &name)));
+        let name = path
+            .file_stem()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        trials.push(Trial::test(format!("hand::{name}"), move || {
+            hand_worked(&path, &name)
+        }));
     }
     libtest_mimic::run(&args, trials).exit();
 }

@@ -34,7 +34,10 @@ pub enum NameTarget {
         mutable: bool,
     },
     /// Field `index` of a struct.
-    Field { strukt: StructId, index: u32 },
+    Field {
+        strukt: StructId,
+        index: u32,
+    },
 }
 
 impl NameTarget {

@@ -216,18 +216,30 @@ impl Writer<'_> {
                 self.branch(
                     BranchKind::If,
                     cond.span,
-                    vec![("then".into(), ArmCount::Counter(t)), ("else".into(), else_count)],
+                    vec![
+                        ("then".into(), ArmCount::Counter(t)),
+                        ("else".into(), else_count),
+                    ],
                 );
                 return Placed::through(ArmCount::sum(then_after, else_after));
             }
-            StmtKind::While { cond, body, step } => return self.while_loop(span, cond, body, step, reached),
+            StmtKind::While { cond, body, step } => {
+                return self.while_loop(span, cond, body, step, reached);
+            }
             StmtKind::Block(b) => return Placed::through(self.block(b, reached)),
             StmtKind::Count(_) => {}
         }
         Placed::through(reached)
     }
 
-    fn while_loop(&mut self, span: Span, cond: &mut Expr, body: &mut Block, step: &mut Block, reached: ArmCount) -> Placed {
+    fn while_loop(
+        &mut self,
+        span: Span,
+        cond: &mut Expr,
+        body: &mut Block,
+        step: &mut Block,
+        reached: ArmCount,
+    ) -> Placed {
         let leaves = leaves_loop(body) || leaves_loop(step);
         let mut placed = Placed::through(reached.clone());
         // The turns are the condition's `true`; without a `break` or `return`, every run that
@@ -237,7 +249,12 @@ impl Writer<'_> {
             let after = self.counter();
             placed.after.push(count(after, span));
             placed.falls_through = ArmCount::Counter(after);
-            (ArmCount::Counter(t), ArmCount::Counter(f), None, Some((t, f)))
+            (
+                ArmCount::Counter(t),
+                ArmCount::Counter(f),
+                None,
+                Some((t, f)),
+            )
         } else {
             let t = self.counter();
             (ArmCount::Counter(t), reached.clone(), Some(t), None)
@@ -259,7 +276,10 @@ impl Writer<'_> {
             cond.span,
             vec![
                 ("entered".into(), ArmCount::Counter(entered)),
-                ("not entered".into(), ArmCount::difference(reached, ArmCount::Counter(entered))),
+                (
+                    "not entered".into(),
+                    ArmCount::difference(reached, ArmCount::Counter(entered)),
+                ),
             ],
         );
         self.branch(
@@ -333,11 +353,20 @@ impl Writer<'_> {
                 self.expr(b);
                 let (t, f) = (self.counter(), self.counter());
                 self.chain(c, ArmCount::sum(ArmCount::Counter(t), ArmCount::Counter(f)));
-                wrap(c, Tally::Both { on_true: t, on_false: f });
+                wrap(
+                    c,
+                    Tally::Both {
+                        on_true: t,
+                        on_false: f,
+                    },
+                );
                 self.branch(
                     BranchKind::IfExpression,
                     c.span,
-                    vec![("then".into(), ArmCount::Counter(t)), ("else".into(), ArmCount::Counter(f))],
+                    vec![
+                        ("then".into(), ArmCount::Counter(t)),
+                        ("else".into(), ArmCount::Counter(f)),
+                    ],
                 );
             }
             ExprKind::Switch(x, arms, default) => {
@@ -417,7 +446,9 @@ fn operands_of<'e>(e: &'e mut Expr, op: BinOp, out: &mut Vec<&'e mut Expr>) {
 fn leaves_loop(b: &Block) -> bool {
     b.stmts.iter().any(|s| match &s.kind {
         StmtKind::Break | StmtKind::Return(_) => true,
-        StmtKind::If { then, otherwise, .. } => leaves_loop(then) || leaves_loop(otherwise),
+        StmtKind::If {
+            then, otherwise, ..
+        } => leaves_loop(then) || leaves_loop(otherwise),
         StmtKind::Block(b) => leaves_loop(b),
         // A `break` in an inner loop leaves that loop; a `return` leaves this one too.
         StmtKind::While { body, step, .. } => returns(body) || returns(step),
@@ -428,7 +459,9 @@ fn leaves_loop(b: &Block) -> bool {
 fn returns(b: &Block) -> bool {
     b.stmts.iter().any(|s| match &s.kind {
         StmtKind::Return(_) => true,
-        StmtKind::If { then, otherwise, .. } => returns(then) || returns(otherwise),
+        StmtKind::If {
+            then, otherwise, ..
+        } => returns(then) || returns(otherwise),
         StmtKind::Block(b) | StmtKind::While { body: b, .. } => returns(b),
         _ => false,
     })

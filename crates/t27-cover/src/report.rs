@@ -45,7 +45,11 @@ impl FnCoverage {
         self.branches.iter().map(|b| b.arms.len()).sum()
     }
     pub fn arms_taken(&self) -> usize {
-        self.branches.iter().flat_map(|b| &b.arms).filter(|(_, n)| *n > 0).count()
+        self.branches
+            .iter()
+            .flat_map(|b| &b.arms)
+            .filter(|(_, n)| *n > 0)
+            .count()
     }
 }
 
@@ -94,7 +98,11 @@ impl Coverage {
                     .map(|b| BranchCoverage {
                         kind: b.kind,
                         span: b.span,
-                        arms: b.arms.iter().map(|a| (a.label.clone(), a.count.read(counts))).collect(),
+                        arms: b
+                            .arms
+                            .iter()
+                            .map(|a| (a.label.clone(), a.count.read(counts)))
+                            .collect(),
                         arm_spans: b.arms.iter().map(|a| a.span).collect(),
                     })
                     .collect(),
@@ -107,7 +115,12 @@ impl Coverage {
     /// `return` never reached) at its place.
     pub fn text(&self, sources: &SourceMap) -> String {
         let mut out = String::new();
-        let width = self.functions.iter().map(|f| f.module.len() + f.name.len() + 2).max().unwrap_or(0);
+        let width = self
+            .functions
+            .iter()
+            .map(|f| f.module.len() + f.name.len() + 2)
+            .max()
+            .unwrap_or(0);
         for f in &self.functions {
             let name = format!("{}::{}", f.module, f.name);
             out.push_str(&format!(
@@ -131,7 +144,11 @@ impl Coverage {
             for b in &f.branches {
                 for (i, (label, n)) in b.arms.iter().enumerate() {
                     if *n == 0 {
-                        let what = format!("the `{label}` arm of this {} in `{}` is never taken", b.kind.describe(), f.name);
+                        let what = format!(
+                            "the `{label}` arm of this {} in `{}` is never taken",
+                            b.kind.describe(),
+                            f.name
+                        );
                         let span = b.arm_spans.get(i).copied().flatten().unwrap_or(b.span);
                         out.push_str(&snippet(&source.name, &source.text, span, &what));
                     }
@@ -150,7 +167,12 @@ impl Coverage {
     /// Lines reached and in all, arms taken and in all.
     pub fn totals(&self) -> (usize, usize, usize, usize) {
         self.functions.iter().fold((0, 0, 0, 0), |(a, b, c, d), f| {
-            (a + f.lines_reached(), b + f.lines.len(), c + f.arms_taken(), d + f.arms())
+            (
+                a + f.lines_reached(),
+                b + f.lines.len(),
+                c + f.arms_taken(),
+                d + f.arms(),
+            )
         })
     }
 
@@ -171,7 +193,11 @@ impl Coverage {
             for f in &fns {
                 out.push_str(&format!("FNDA:{},{}\n", f.calls, f.name));
             }
-            out.push_str(&format!("FNF:{}\nFNH:{}\n", fns.len(), fns.iter().filter(|f| f.calls > 0).count()));
+            out.push_str(&format!(
+                "FNF:{}\nFNH:{}\n",
+                fns.len(),
+                fns.iter().filter(|f| f.calls > 0).count()
+            ));
             let (mut brf, mut brh, mut block) = (0, 0, 0);
             for f in &fns {
                 for b in &f.branches {
@@ -185,7 +211,8 @@ impl Coverage {
                 }
             }
             out.push_str(&format!("BRF:{brf}\nBRH:{brh}\n"));
-            let mut lines: Vec<(u32, u64)> = fns.iter().flat_map(|f| f.lines.iter().copied()).collect();
+            let mut lines: Vec<(u32, u64)> =
+                fns.iter().flat_map(|f| f.lines.iter().copied()).collect();
             lines.sort();
             for (line, n) in &lines {
                 out.push_str(&format!("DA:{line},{n}\n"));
@@ -264,7 +291,11 @@ fn snippet(name: &str, text: &str, span: Span, what: &str) -> String {
     let line_text = text.lines().nth(line as usize - 1).unwrap_or("");
     let shown_end = if span.end as usize <= text.len() {
         let (end_line, end_column) = line_col(text, span.end);
-        if end_line == line { end_column } else { line_text.chars().count() as u32 + 1 }
+        if end_line == line {
+            end_column
+        } else {
+            line_text.chars().count() as u32 + 1
+        }
     } else {
         column + 1
     };

@@ -31,9 +31,31 @@ pub struct Completion {
 }
 
 const KEYWORDS: &[&str] = &[
-    "module", "use", "pub", "const", "var", "let", "fn", "test", "invariant", "struct", "assert",
-    "return", "if", "else", "while", "for", "break", "continue", "switch", "and", "or", "true",
-    "false", "undefined", "as",
+    "module",
+    "use",
+    "pub",
+    "const",
+    "var",
+    "let",
+    "fn",
+    "test",
+    "invariant",
+    "struct",
+    "assert",
+    "return",
+    "if",
+    "else",
+    "while",
+    "for",
+    "break",
+    "continue",
+    "switch",
+    "and",
+    "or",
+    "true",
+    "false",
+    "undefined",
+    "as",
 ];
 const TYPES: &[&str] = &[
     "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "bool", "str", "f64",
@@ -109,10 +131,13 @@ impl Analysis {
     /// After `alias::`: the public declarations of the module the alias names.
     fn module_member_completions(&self, file: FileId, alias: &str) -> Vec<Completion> {
         let p = &self.checked.program;
-        let named = self.imported(file).into_iter().find_map(|(name, target)| match target {
-            NameTarget::Module(m) if name == alias => Some(m),
-            _ => None,
-        });
+        let named = self
+            .imported(file)
+            .into_iter()
+            .find_map(|(name, target)| match target {
+                NameTarget::Module(m) if name == alias => Some(m),
+                _ => None,
+            });
         let module = named.or_else(|| {
             p.modules
                 .iter()
@@ -138,7 +163,10 @@ impl Analysis {
                     detail: p.ty_name(&f.ty),
                 })
                 .collect(),
-            Ty::Str | Ty::MutSlice => vec![method("len", "() -> usize"), method("contains", "(byte) -> bool")],
+            Ty::Str | Ty::MutSlice => vec![
+                method("len", "() -> usize"),
+                method("contains", "(byte) -> bool"),
+            ],
             Ty::Array(..) => vec![method("len", "() -> usize")],
             _ => Vec::new(),
         }
@@ -243,7 +271,12 @@ impl Analysis {
     }
 
     /// The locals (and parameters) declared in `item` of `file` before `at`, in order.
-    fn locals_before(&self, file: FileId, item: Option<Span>, at: u32) -> Vec<(String, NameTarget)> {
+    fn locals_before(
+        &self,
+        file: FileId,
+        item: Option<Span>,
+        at: u32,
+    ) -> Vec<(String, NameTarget)> {
         let Some(item) = item else {
             return Vec::new();
         };
@@ -253,14 +286,25 @@ impl Analysis {
             .iter()
             .filter(|n| n.file == file && item.start <= n.span.start && n.span.end <= at)
             .filter(|n| matches!(&n.target, NameTarget::Local { decl, .. } if *decl == n.span))
-            .map(|n| (text.get(n.span.range()).unwrap_or("").to_string(), n.target.clone()))
+            .map(|n| {
+                (
+                    text.get(n.span.range()).unwrap_or("").to_string(),
+                    n.target.clone(),
+                )
+            })
             .collect()
     }
 
     /// The span of the module-level declaration `at` lies in.
     fn enclosing_item(&self, file: FileId, at: u32) -> Option<Span> {
         let m = self.module_of(file)?;
-        self.checked.syntax.get(m.index())?.items.iter().map(|i| i.span).find(|s| s.start <= at && at <= s.end)
+        self.checked
+            .syntax
+            .get(m.index())?
+            .items
+            .iter()
+            .map(|i| i.span)
+            .find(|s| s.start <= at && at <= s.end)
     }
 
     /// The public declarations of module `m`.
@@ -280,10 +324,19 @@ impl Analysis {
         let (kind, detail) = match target {
             NameTarget::Const(id) => {
                 let c = &p.consts[id.index()];
-                let value = c.value.as_ref().map_or(String::new(), |v| format!(" = {v}"));
-                (CompletionKind::Constant, format!("{}{value}", p.ty_name(&c.ty)))
+                let value = c
+                    .value
+                    .as_ref()
+                    .map_or(String::new(), |v| format!(" = {v}"));
+                (
+                    CompletionKind::Constant,
+                    format!("{}{value}", p.ty_name(&c.ty)),
+                )
             }
-            NameTarget::Global(id) => (CompletionKind::Variable, p.ty_name(&p.globals[id.index()].ty)),
+            NameTarget::Global(id) => (
+                CompletionKind::Variable,
+                p.ty_name(&p.globals[id.index()].ty),
+            ),
             NameTarget::Fn(id) => (CompletionKind::Function, self.signature(*id)),
             NameTarget::Struct(_) => (CompletionKind::Struct, "struct".to_string()),
             NameTarget::Module(m) => (CompletionKind::Module, p.modules[m.index()].path.join("::")),
@@ -291,7 +344,11 @@ impl Analysis {
             NameTarget::Local { ty, .. } => (CompletionKind::Local, p.ty_name(ty)),
             NameTarget::Field { .. } => (CompletionKind::Field, String::new()),
         };
-        Completion { label, kind, detail }
+        Completion {
+            label,
+            kind,
+            detail,
+        }
     }
 }
 

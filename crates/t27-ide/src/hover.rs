@@ -38,13 +38,19 @@ impl Analysis {
             }
             NameTarget::Global(id) => {
                 let g = &p.globals[id.index()];
-                let value = g.value.as_ref().map_or(String::new(), |v| format!(" = {v}"));
+                let value = g
+                    .value
+                    .as_ref()
+                    .map_or(String::new(), |v| format!(" = {v}"));
                 (
                     format!("{}var {} : {}{value}", vis(&g.decl), g.decl.name, ty(&g.ty)),
                     g.decl.doc.as_deref(),
                 )
             }
-            NameTarget::Fn(id) => (self.signature(*id), p.functions[id.index()].decl.doc.as_deref()),
+            NameTarget::Fn(id) => (
+                self.signature(*id),
+                p.functions[id.index()].decl.doc.as_deref(),
+            ),
             NameTarget::Struct(id) => {
                 let s = &p.structs[id.index()];
                 let fields: Vec<String> = s
@@ -53,7 +59,12 @@ impl Analysis {
                     .map(|f| format!("    {}: {},", f.name, ty(&f.ty)))
                     .collect();
                 (
-                    format!("{}struct {} {{\n{}\n}}", vis(&s.decl), s.decl.name, fields.join("\n")),
+                    format!(
+                        "{}struct {} {{\n{}\n}}",
+                        vis(&s.decl),
+                        s.decl.name,
+                        fields.join("\n")
+                    ),
                     s.decl.doc.as_deref(),
                 )
             }
@@ -75,12 +86,19 @@ impl Analysis {
                 let module = &p.modules[m.index()];
                 let name = self.checked.sources.get(module.file).name.clone();
                 (
-                    format!("module {} // {name}, {} declarations", module.name, module.items.len()),
+                    format!(
+                        "module {} // {name}, {} declarations",
+                        module.name,
+                        module.items.len()
+                    ),
                     None,
                 )
             }
             NameTarget::Local {
-                decl, ty: t, mutable, ..
+                decl,
+                ty: t,
+                mutable,
+                ..
             } => {
                 let text = self.text(file);
                 let written = text.get(decl.range()).unwrap_or("?");

@@ -69,7 +69,15 @@ impl Analysis {
         let path = |file: FileId| t27_check::normalize(self.path_of(file));
         p.modules
             .iter()
-            .map(|m| (path(m.file), m.imports.iter().map(|i| path(p.modules[i.index()].file)).collect()))
+            .map(|m| {
+                (
+                    path(m.file),
+                    m.imports
+                        .iter()
+                        .map(|i| path(p.modules[i.index()].file))
+                        .collect(),
+                )
+            })
             .collect()
     }
 

@@ -29,7 +29,7 @@ impl Analysis {
             filter: Some(full.clone()),
             exact: true,
             lowering_threads: None,
-        coverage: None,
+            coverage: None,
         };
         let mut reports: Vec<BlockReport> = Vec::new();
         let summary = t27_run::run(&self.checked, &opts, &mut |r: &BlockReport| {

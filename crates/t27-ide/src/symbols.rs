@@ -47,8 +47,16 @@ impl Analysis {
         for &item in &module.items {
             let (decl, _) = self.item_decl(item);
             let (kind, detail, children) = match item {
-                ItemRef::Const(id) => (SymbolKind::Constant, p.ty_name(&p.consts[id.index()].ty), Vec::new()),
-                ItemRef::Global(id) => (SymbolKind::Variable, p.ty_name(&p.globals[id.index()].ty), Vec::new()),
+                ItemRef::Const(id) => (
+                    SymbolKind::Constant,
+                    p.ty_name(&p.consts[id.index()].ty),
+                    Vec::new(),
+                ),
+                ItemRef::Global(id) => (
+                    SymbolKind::Variable,
+                    p.ty_name(&p.globals[id.index()].ty),
+                    Vec::new(),
+                ),
                 ItemRef::Fn(id) => (SymbolKind::Function, self.signature(id), Vec::new()),
                 ItemRef::Struct(id) => {
                     let fields = p.structs[id.index()]
@@ -95,7 +103,8 @@ impl Analysis {
         for (i, module) in self.checked.program.modules.iter().enumerate() {
             let path = self.path_of(module.file);
             if matches(&module.name, query) {
-                let at = self.target_location(&t27_check::NameTarget::Module(t27_ir::ModuleId(i as u32)));
+                let at = self
+                    .target_location(&t27_check::NameTarget::Module(t27_ir::ModuleId(i as u32)));
                 let span = at.map_or(Span::default(), |l| l.span);
                 found.push(Symbol {
                     name: module.name.clone(),

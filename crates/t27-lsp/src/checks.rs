@@ -93,7 +93,12 @@ impl Checks {
         affected
     }
 
-    fn check(&mut self, workspace: &Workspace, files: Vec<PathBuf>, whole: bool) -> Option<Checked> {
+    fn check(
+        &mut self,
+        workspace: &Workspace,
+        files: Vec<PathBuf>,
+        whole: bool,
+    ) -> Option<Checked> {
         let started = Instant::now();
         let analysed = catch_unwind(AssertUnwindSafe(|| {
             Analysis::new(&files, None, &mut OverlayLoader(workspace))

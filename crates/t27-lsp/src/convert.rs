@@ -84,7 +84,9 @@ pub fn path_of(uri: &Url) -> PathBuf {
 }
 
 pub fn uri_of(path: &std::path::Path) -> Option<Url> {
-    Url::from_file_path(path).ok().or_else(|| Url::parse(path.to_str()?).ok())
+    Url::from_file_path(path)
+        .ok()
+        .or_else(|| Url::parse(path.to_str()?).ok())
 }
 
 #[cfg(test)]
@@ -101,8 +103,26 @@ mod tests {
         }
         // `𝄞` is two UTF-16 units: `x` is at character 6 of line 1.
         let x = text.find('x').expect("x") as u32;
-        assert_eq!(index.position(x), Position { line: 1, character: 6 });
-        assert_eq!(index.offset(Position { line: 9, character: 0 }), text.len() as u32);
-        assert_eq!(index.offset(Position { line: 0, character: 99 }), 2);
+        assert_eq!(
+            index.position(x),
+            Position {
+                line: 1,
+                character: 6
+            }
+        );
+        assert_eq!(
+            index.offset(Position {
+                line: 9,
+                character: 0
+            }),
+            text.len() as u32
+        );
+        assert_eq!(
+            index.offset(Position {
+                line: 0,
+                character: 99
+            }),
+            2
+        );
     }
 }

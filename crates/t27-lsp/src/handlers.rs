@@ -19,12 +19,18 @@ pub fn dispatch(server: &mut Server, r: Request) -> Option<Answer> {
         req::HoverRequest::METHOD => on::<req::HoverRequest>(server, r, hover),
         req::GotoDefinition::METHOD => on::<req::GotoDefinition>(server, r, definition),
         req::References::METHOD => on::<req::References>(server, r, references),
-        req::DocumentSymbolRequest::METHOD => on::<req::DocumentSymbolRequest>(server, r, document_symbols),
-        req::WorkspaceSymbolRequest::METHOD => on::<req::WorkspaceSymbolRequest>(server, r, workspace_symbols),
+        req::DocumentSymbolRequest::METHOD => {
+            on::<req::DocumentSymbolRequest>(server, r, document_symbols)
+        }
+        req::WorkspaceSymbolRequest::METHOD => {
+            on::<req::WorkspaceSymbolRequest>(server, r, workspace_symbols)
+        }
         req::Completion::METHOD => on::<req::Completion>(server, r, completion),
         req::CodeActionRequest::METHOD => on::<req::CodeActionRequest>(server, r, code_actions),
         req::Formatting::METHOD => on::<req::Formatting>(server, r, formatting),
-        req::PrepareRenameRequest::METHOD => on::<req::PrepareRenameRequest>(server, r, prepare_rename),
+        req::PrepareRenameRequest::METHOD => {
+            on::<req::PrepareRenameRequest>(server, r, prepare_rename)
+        }
         req::Rename::METHOD => on::<req::Rename>(server, r, rename),
         req::CodeLensRequest::METHOD => on::<req::CodeLensRequest>(server, r, code_lenses),
         req::ExecuteCommand::METHOD => on::<req::ExecuteCommand>(server, r, execute_command),
@@ -37,14 +43,21 @@ fn on<R: req::Request>(
     r: Request,
     f: fn(&mut Server, R::Params) -> Result<R::Result, Failure>,
 ) -> Answer {
-    let params: R::Params = serde_json::from_value(r.params)
-        .map_err(|e| Failure::invalid(format!("the parameters of `{}` do not read: {e}", R::METHOD)))?;
+    let params: R::Params = serde_json::from_value(r.params).map_err(|e| {
+        Failure::invalid(format!(
+            "the parameters of `{}` do not read: {e}",
+            R::METHOD
+        ))
+    })?;
     let result = f(server, params)?;
     serde_json::to_value(result).map_err(|e| Failure::failed(e.to_string()))
 }
 
 /// The analysis that holds the document, its path and its line index.
-fn document<'s>(server: &'s mut Server, uri: &Url) -> Result<(&'s Analysis, PathBuf, LineIndex<'s>), Failure> {
+fn document<'s>(
+    server: &'s mut Server,
+    uri: &Url,
+) -> Result<(&'s Analysis, PathBuf, LineIndex<'s>), Failure> {
     let path = path_of(uri);
     let analysis = server
         .analysis_of(&path)
@@ -56,14 +69,20 @@ fn document<'s>(server: &'s mut Server, uri: &Url) -> Result<(&'s Analysis, Path
 }
 
 /// [`document`], and the byte offset of the position.
-fn at<'s>(server: &'s mut Server, p: &TextDocumentPositionParams) -> Result<(&'s Analysis, PathBuf, u32, LineIndex<'s>), Failure> {
+fn at<'s>(
+    server: &'s mut Server,
+    p: &TextDocumentPositionParams,
+) -> Result<(&'s Analysis, PathBuf, u32, LineIndex<'s>), Failure> {
     let (analysis, path, index) = document(server, &p.text_document.uri)?;
     let offset = index.offset(p.position);
     Ok((analysis, path, offset, index))
 }
 
 /// [`at`] in the analysis of the whole workspace, for what needs every module.
-fn at_whole<'s>(server: &'s mut Server, p: &TextDocumentPositionParams) -> Result<(&'s Analysis, PathBuf, u32), Failure> {
+fn at_whole<'s>(
+    server: &'s mut Server,
+    p: &TextDocumentPositionParams,
+) -> Result<(&'s Analysis, PathBuf, u32), Failure> {
     server.whole();
     let (analysis, path, offset, _) = at(server, p)?;
     Ok((analysis, path, offset))
@@ -88,7 +107,10 @@ fn hover(server: &mut Server, p: HoverParams) -> Result<Option<Hover>, Failure> 
     }))
 }
 
-fn definition(server: &mut Server, p: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>, Failure> {
+fn definition(
+    server: &mut Server,
+    p: GotoDefinitionParams,
+) -> Result<Option<GotoDefinitionResponse>, Failure> {
     let (analysis, path, offset, _) = at(server, &p.text_document_position_params)?;
     Ok(analysis
         .definition(&path, offset)
@@ -99,7 +121,9 @@ fn definition(server: &mut Server, p: GotoDefinitionParams) -> Result<Option<Got
 fn references(server: &mut Server, p: ReferenceParams) -> Result<Option<Vec<Location>>, Failure> {
     let (analysis, path, offset) = at_whole(server, &p.text_document_position)?;
     let found = analysis.references(&path, offset, p.context.include_declaration);
-    Ok(Some(found.iter().filter_map(|l| location(analysis, l)).collect()))
+    Ok(Some(
+        found.iter().filter_map(|l| location(analysis, l)).collect(),
+    ))
 }
 
 fn symbol_kind(kind: t27_ide::SymbolKind) -> SymbolKind {
@@ -128,7 +152,10 @@ fn nested(s: Symbol, index: &LineIndex) -> DocumentSymbol {
     }
 }
 
-fn document_symbols(server: &mut Server, p: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>, Failure> {
+fn document_symbols(
+    server: &mut Server,
+    p: DocumentSymbolParams,
+) -> Result<Option<DocumentSymbolResponse>, Failure> {
     let (analysis, path, index) = document(server, &p.text_document.uri)?;
     let symbols = analysis.document_symbols(&path);
     Ok(Some(DocumentSymbolResponse::Nested(
@@ -137,8 +164,13 @@ fn document_symbols(server: &mut Server, p: DocumentSymbolParams) -> Result<Opti
 }
 
 #[allow(deprecated)]
-fn workspace_symbols(server: &mut Server, p: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>, Failure> {
-    let Some(analysis) = server.whole() else { return Ok(None) };
+fn workspace_symbols(
+    server: &mut Server,
+    p: WorkspaceSymbolParams,
+) -> Result<Option<WorkspaceSymbolResponse>, Failure> {
+    let Some(analysis) = server.whole() else {
+        return Ok(None);
+    };
     let found = analysis
         .workspace_symbols(&p.query)
         .into_iter()
@@ -156,7 +188,10 @@ fn workspace_symbols(server: &mut Server, p: WorkspaceSymbolParams) -> Result<Op
     Ok(Some(WorkspaceSymbolResponse::Flat(found)))
 }
 
-fn completion(server: &mut Server, p: CompletionParams) -> Result<Option<CompletionResponse>, Failure> {
+fn completion(
+    server: &mut Server,
+    p: CompletionParams,
+) -> Result<Option<CompletionResponse>, Failure> {
     let (analysis, path, offset, _) = at(server, &p.text_document_position)?;
     let items = analysis
         .completions(&path, offset)
@@ -198,12 +233,18 @@ fn workspace_edit(uri: &Url, edits: Vec<TextEdit>) -> WorkspaceEdit {
     }
 }
 
-fn code_actions(server: &mut Server, p: CodeActionParams) -> Result<Option<CodeActionResponse>, Failure> {
+fn code_actions(
+    server: &mut Server,
+    p: CodeActionParams,
+) -> Result<Option<CodeActionResponse>, Failure> {
     let (analysis, path, index) = document(server, &p.text_document.uri)?;
     let uri = &p.text_document.uri;
     let wanted = |kind: &CodeActionKind| {
         p.context.only.as_ref().is_none_or(|only| {
-            only.iter().any(|o| kind.as_str() == o.as_str() || kind.as_str().starts_with(&format!("{}.", o.as_str())))
+            only.iter().any(|o| {
+                kind.as_str() == o.as_str()
+                    || kind.as_str().starts_with(&format!("{}.", o.as_str()))
+            })
         })
     };
     let mut actions: Vec<CodeActionOrCommand> = Vec::new();
@@ -231,9 +272,14 @@ fn code_actions(server: &mut Server, p: CodeActionParams) -> Result<Option<CodeA
     Ok(Some(actions))
 }
 
-fn formatting(server: &mut Server, p: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>, Failure> {
+fn formatting(
+    server: &mut Server,
+    p: DocumentFormattingParams,
+) -> Result<Option<Vec<TextEdit>>, Failure> {
     let (analysis, path, index) = document(server, &p.text_document.uri)?;
-    let file = analysis.file_id(&path).ok_or_else(|| Failure::invalid("not a t27 file"))?;
+    let file = analysis
+        .file_id(&path)
+        .ok_or_else(|| Failure::invalid("not a t27 file"))?;
     let text = analysis.text(file);
     match t27_fmt::format(file, text) {
         Ok(formatted) if formatted == text => Ok(Some(Vec::new())),
@@ -252,9 +298,14 @@ fn formatting(server: &mut Server, p: DocumentFormattingParams) -> Result<Option
     }
 }
 
-fn prepare_rename(server: &mut Server, p: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>, Failure> {
+fn prepare_rename(
+    server: &mut Server,
+    p: TextDocumentPositionParams,
+) -> Result<Option<PrepareRenameResponse>, Failure> {
     let (analysis, path, offset, index) = at(server, &p)?;
-    let span = analysis.prepare_rename(&path, offset).map_err(|e| Failure::failed(e.0))?;
+    let span = analysis
+        .prepare_rename(&path, offset)
+        .map_err(|e| Failure::failed(e.0))?;
     Ok(Some(PrepareRenameResponse::Range(index.range(span))))
 }
 
@@ -303,27 +354,37 @@ fn code_lenses(server: &mut Server, p: CodeLensParams) -> Result<Option<Vec<Code
 /// the log) and answers `{ name, passed, outcome, report }`.
 fn execute_command(server: &mut Server, p: ExecuteCommandParams) -> Result<Option<Value>, Failure> {
     if p.command != COMMAND_RUN_TEST {
-        return Err(Failure::invalid(format!("t27 has no command `{}`", p.command)));
+        return Err(Failure::invalid(format!(
+            "t27 has no command `{}`",
+            p.command
+        )));
     }
     let [Value::String(uri), Value::String(name)] = p.arguments.as_slice() else {
         return Err(Failure::invalid(format!(
             "`{COMMAND_RUN_TEST}` takes two strings: the document's URI and the block's name"
         )));
     };
-    let uri = Url::parse(uri).map_err(|e| Failure::invalid(format!("`{uri}` is not a URI: {e}")))?;
+    let uri =
+        Url::parse(uri).map_err(|e| Failure::invalid(format!("`{uri}` is not a URI: {e}")))?;
     let (analysis, path, _) = document(server, &uri)?;
     let run = analysis
         .run_test(Path::new(&path), name)
         .ok_or_else(|| Failure::failed(format!("this module has no test or invariant `{name}`")))?;
-    let typ = if run.passed { MessageType::INFO } else { MessageType::ERROR };
+    let typ = if run.passed {
+        MessageType::INFO
+    } else {
+        MessageType::ERROR
+    };
     let first_line = run.report.lines().next().unwrap_or("").to_string();
-    server.send(lsp_server::Message::Notification(lsp_server::Notification::new(
-        "window/showMessage".to_string(),
-        ShowMessageParams {
-            typ,
-            message: first_line,
-        },
-    )));
+    server.send(lsp_server::Message::Notification(
+        lsp_server::Notification::new(
+            "window/showMessage".to_string(),
+            ShowMessageParams {
+                typ,
+                message: first_line,
+            },
+        ),
+    ));
     server.log(&run.report);
     Ok(Some(serde_json::json!({
         "name": run.name,

@@ -8,9 +8,9 @@ use lsp_types::notification::{self as note, Notification as _};
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CodeLensOptions,
     CompletionOptions, Diagnostic as LspDiagnostic, DiagnosticRelatedInformation,
-    DiagnosticSeverity, ExecuteCommandOptions, InitializeParams, Location, NumberOrString,
-    OneOf, PublishDiagnosticsParams, RenameOptions, ServerCapabilities,
-    TextDocumentSyncCapability, TextDocumentSyncKind, WorkDoneProgressOptions,
+    DiagnosticSeverity, ExecuteCommandOptions, InitializeParams, Location, NumberOrString, OneOf,
+    PublishDiagnosticsParams, RenameOptions, ServerCapabilities, TextDocumentSyncCapability,
+    TextDocumentSyncKind, WorkDoneProgressOptions,
 };
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -34,7 +34,10 @@ pub fn capabilities() -> ServerCapabilities {
             ..CompletionOptions::default()
         }),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::SOURCE_FIX_ALL]),
+            code_action_kinds: Some(vec![
+                CodeActionKind::QUICKFIX,
+                CodeActionKind::SOURCE_FIX_ALL,
+            ]),
             ..CodeActionOptions::default()
         })),
         document_formatting_provider: Some(OneOf::Left(true)),
@@ -164,14 +167,17 @@ impl<'c> Server<'c> {
     fn notification(&mut self, n: Notification) {
         match n.method.as_str() {
             note::DidOpenTextDocument::METHOD => {
-                if let Ok(p) = n.extract::<lsp_types::DidOpenTextDocumentParams>(note::DidOpenTextDocument::METHOD) {
+                if let Ok(p) = n.extract::<lsp_types::DidOpenTextDocumentParams>(
+                    note::DidOpenTextDocument::METHOD,
+                ) {
                     let doc = p.text_document;
                     let path = path_of(&doc.uri);
                     let known = self.workspace.files.contains(&path);
                     // The text the latest analysis checked (the disk's, usually): nothing to do.
-                    let same = self.checks.analysis.as_ref().is_some_and(|a| {
-                        a.file_id(&path).is_some_and(|f| a.text(f) == doc.text)
-                    });
+                    let same =
+                        self.checks.analysis.as_ref().is_some_and(|a| {
+                            a.file_id(&path).is_some_and(|f| a.text(f) == doc.text)
+                        });
                     self.workspace.open(&doc.uri, doc.text, doc.version);
                     match (known, same) {
                         (false, _) => self.checks.all_changed(),
@@ -181,7 +187,9 @@ impl<'c> Server<'c> {
                 }
             }
             note::DidChangeTextDocument::METHOD => {
-                if let Ok(p) = n.extract::<lsp_types::DidChangeTextDocumentParams>(note::DidChangeTextDocument::METHOD) {
+                if let Ok(p) = n.extract::<lsp_types::DidChangeTextDocumentParams>(
+                    note::DidChangeTextDocument::METHOD,
+                ) {
                     let path = path_of(&p.text_document.uri);
                     if let Some(doc) = self.workspace.documents.get_mut(&path) {
                         for change in p.content_changes {
@@ -199,8 +207,12 @@ impl<'c> Server<'c> {
                 }
             }
             note::DidCloseTextDocument::METHOD => {
-                if let Ok(p) = n.extract::<lsp_types::DidCloseTextDocumentParams>(note::DidCloseTextDocument::METHOD) {
-                    self.workspace.documents.remove(&path_of(&p.text_document.uri));
+                if let Ok(p) = n.extract::<lsp_types::DidCloseTextDocumentParams>(
+                    note::DidCloseTextDocument::METHOD,
+                ) {
+                    self.workspace
+                        .documents
+                        .remove(&path_of(&p.text_document.uri));
                     self.checks.all_changed();
                 }
             }
@@ -232,8 +244,16 @@ impl<'c> Server<'c> {
     /// The analysis to answer about `path`: the latest, if it holds the file, else the
     /// workspace's.
     pub fn analysis_of(&mut self, path: &Path) -> Option<&Analysis> {
-        let holds = self.checks.analysis.as_ref().is_some_and(|a| a.file_id(path).is_some());
-        if holds { self.checks.analysis.as_ref() } else { self.whole() }
+        let holds = self
+            .checks
+            .analysis
+            .as_ref()
+            .is_some_and(|a| a.file_id(path).is_some());
+        if holds {
+            self.checks.analysis.as_ref()
+        } else {
+            self.whole()
+        }
     }
 
     /// Publishes the diagnostics of `files` (what the latest analysis decides) that differ
@@ -244,16 +264,28 @@ impl<'c> Server<'c> {
         };
         let mut out = Vec::new();
         for path in files {
-            let diags: Vec<LspDiagnostic> =
-                analysis.diagnostics(path).into_iter().map(|d| to_lsp(analysis, d)).collect();
-            if self.published.get(path).map_or(!diags.is_empty(), |old| *old != diags) {
+            let diags: Vec<LspDiagnostic> = analysis
+                .diagnostics(path)
+                .into_iter()
+                .map(|d| to_lsp(analysis, d))
+                .collect();
+            if self
+                .published
+                .get(path)
+                .map_or(!diags.is_empty(), |old| *old != diags)
+            {
                 out.push((path.clone(), diags.clone()));
             }
             self.published.insert(path.clone(), diags);
         }
         // A file the workspace no longer has (deleted, or a closed document outside it).
         let known = self.workspace.requested();
-        let gone: Vec<PathBuf> = self.published.keys().filter(|p| !known.contains(p)).cloned().collect();
+        let gone: Vec<PathBuf> = self
+            .published
+            .keys()
+            .filter(|p| !known.contains(p))
+            .cloned()
+            .collect();
         for path in gone {
             if self.published.remove(&path).is_some_and(|d| !d.is_empty()) {
                 out.push((path, Vec::new()));

@@ -79,7 +79,9 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
         let path = entry.path();
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        let Ok(kind) = entry.file_type() else { continue };
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
         if kind.is_dir() {
             if !name.starts_with('.') && name != "target" && name != "node_modules" {
                 walk(&path, files);

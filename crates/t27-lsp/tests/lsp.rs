@@ -14,7 +14,10 @@ fn at(uri: &str, text: &str, needle: &str, nth: usize, into: usize) -> Value {
 }
 
 fn codes(diags: &[Value]) -> Vec<String> {
-    diags.iter().map(|d| d["code"].as_str().unwrap_or("").to_string()).collect()
+    diags
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or("").to_string())
+        .collect()
 }
 
 #[test]
@@ -27,14 +30,20 @@ fn diagnostics_follow_every_change_into_the_importers() {
     assert_eq!(c.diagnostics(&app), Vec::<Value>::new());
 
     // A typo as it is typed: the code, the span of the name, the help.
-    let typo = app_text.replace("return rules::LIMIT - taken;", "return rules::LIMT - taken;");
+    let typo = app_text.replace(
+        "return rules::LIMIT - taken;",
+        "return rules::LIMT - taken;",
+    );
     c.change(&app, &typo);
     let diags = c.diagnostics(&app);
     assert_eq!(codes(&diags), ["E1001"]);
     assert_eq!(diags[0]["range"]["start"], pos(&typo, "LIMT", 0, 0));
     assert_eq!(diags[0]["range"]["end"], pos(&typo, "LIMT", 0, 4));
     let message = diags[0]["message"].as_str().unwrap_or("");
-    assert!(message.contains("has no") && message.contains("help: did you mean `LIMIT`?"), "{message}");
+    assert!(
+        message.contains("has no") && message.contains("help: did you mean `LIMIT`?"),
+        "{message}"
+    );
     assert_eq!(diags[0]["severity"], 1);
     assert_eq!(diags[0]["source"], "t27");
     c.change(&app, &app_text);
@@ -49,7 +58,10 @@ fn diagnostics_follow_every_change_into_the_importers() {
     assert_eq!(codes(&diags), ["E1006"]);
     let related = &diags[0]["relatedInformation"][0];
     assert_eq!(related["location"]["uri"], rules.as_str());
-    assert_eq!(related["location"]["range"]["start"], pos(&private, "MAX_ITEMS", 0, 0));
+    assert_eq!(
+        related["location"]["range"]["start"],
+        pos(&private, "MAX_ITEMS", 0, 0)
+    );
     assert_eq!(related["message"], "declared here without `pub`");
     c.change(&rules, &rules_text);
     assert_eq!(c.diagnostics(&app), Vec::<Value>::new());
@@ -61,7 +73,11 @@ fn diagnostics_follow_every_change_into_the_importers() {
     assert_eq!(codes(&diags), ["W0003"]);
     assert_eq!(diags[0]["severity"], 2);
     let published = c.take_notifications("textDocument/publishDiagnostics");
-    let last = published.iter().rev().find(|p| p["uri"] == rules.as_str()).expect("published");
+    let last = published
+        .iter()
+        .rev()
+        .find(|p| p["uri"] == rules.as_str())
+        .expect("published");
     assert_eq!(last["version"], 4);
     c.shutdown();
 }
@@ -84,7 +100,10 @@ fn a_change_checks_its_module_and_the_modules_that_import_it() {
     c.open(&app, &app_text);
     c.open(&rules, &rules_text);
     c.diagnostics(&app);
-    assert_eq!(checked(&mut c), ["t27: checked 2 of 2 files (the whole workspace)"]);
+    assert_eq!(
+        checked(&mut c),
+        ["t27: checked 2 of 2 files (the whole workspace)"]
+    );
     // Nothing imports app.t27: it alone is checked again.
     c.change(&app, &app_text.replace("return 0;", "return 1;"));
     c.diagnostics(&app);
@@ -97,7 +116,13 @@ fn a_change_checks_its_module_and_the_modules_that_import_it() {
     c.change(&app, &app_text);
     c.ok("workspace/symbol", json!({ "query": "" }));
     c.ok("workspace/symbol", json!({ "query": "x" }));
-    assert_eq!(checked(&mut c), ["t27: checked 1 of 2 files", "t27: checked 2 of 2 files (the whole workspace)"]);
+    assert_eq!(
+        checked(&mut c),
+        [
+            "t27: checked 1 of 2 files",
+            "t27: checked 2 of 2 files (the whole workspace)"
+        ]
+    );
     c.shutdown();
 }
 
@@ -117,17 +142,34 @@ fn hover_shows_declarations_values_docs_and_signatures() {
         "```t27\npub const MAX_ITEMS : u32 = 40\n```\n\nOrders above this many items wait for a person."
     );
     // A constant's computed value, through a module alias.
-    assert_eq!(hover(&mut c, &app, &app_text, "LIMIT", 0), "```t27\npub const LIMIT : u32 = 80\n```");
-    assert_eq!(hover(&mut c, &app, &app_text, "taken", 1), "```t27\nlet taken : u32\n```");
-    assert!(hover(&mut c, &app, &app_text, "rules::LIMIT", 0).starts_with("```t27\nmodule ShopRules"));
+    assert_eq!(
+        hover(&mut c, &app, &app_text, "LIMIT", 0),
+        "```t27\npub const LIMIT : u32 = 80\n```"
+    );
+    assert_eq!(
+        hover(&mut c, &app, &app_text, "taken", 1),
+        "```t27\nlet taken : u32\n```"
+    );
+    assert!(
+        hover(&mut c, &app, &app_text, "rules::LIMIT", 0).starts_with("```t27\nmodule ShopRules")
+    );
     c.open(&rules, &rules_text);
     assert_eq!(
         hover(&mut c, &rules, &rules_text, "admit(o)", 0),
         "```t27\npub fn admit(order: Order) -> bool\n```\n\nWhether an order goes through without a person."
     );
-    assert_eq!(hover(&mut c, &rules, &rules_text, "items", 1), "```t27\nOrder.items : u32\n```");
-    assert_eq!(hover(&mut c, &rules, &rules_text, "small", 1), "```t27\nlet small : bool\n```");
-    let h = c.ok("textDocument/hover", at(&rules, &rules_text, "struct Order", 0, 8));
+    assert_eq!(
+        hover(&mut c, &rules, &rules_text, "items", 1),
+        "```t27\nOrder.items : u32\n```"
+    );
+    assert_eq!(
+        hover(&mut c, &rules, &rules_text, "small", 1),
+        "```t27\nlet small : bool\n```"
+    );
+    let h = c.ok(
+        "textDocument/hover",
+        at(&rules, &rules_text, "struct Order", 0, 8),
+    );
     assert_eq!(
         h["contents"]["value"],
         "```t27\npub struct Order {\n    items: u32,\n    rush: bool,\n}\n```"
@@ -136,7 +178,13 @@ fn hover_shows_declarations_values_docs_and_signatures() {
     let h = c.ok("textDocument/hover", at(&rules, &rules_text, "twice", 1, 2));
     assert_eq!(h["range"]["start"], pos(&rules_text, "twice", 1, 0));
     // Nothing to say on a keyword.
-    assert_eq!(c.ok("textDocument/hover", at(&rules, &rules_text, "return", 0, 1)), Value::Null);
+    assert_eq!(
+        c.ok(
+            "textDocument/hover",
+            at(&rules, &rules_text, "return", 0, 1)
+        ),
+        Value::Null
+    );
     c.shutdown();
 }
 
@@ -146,21 +194,39 @@ fn definition_goes_across_use() {
     let (app, rules) = (fixture_uri(APP), fixture_uri(RULES));
     let (app_text, rules_text) = (fixture_text(APP), fixture_text(RULES));
     c.open(&app, &app_text);
-    let def = c.ok("textDocument/definition", at(&app, &app_text, "LIMIT", 0, 0));
+    let def = c.ok(
+        "textDocument/definition",
+        at(&app, &app_text, "LIMIT", 0, 0),
+    );
     assert_eq!(def["uri"], rules.as_str());
     assert_eq!(def["range"]["start"], pos(&rules_text, "LIMIT", 0, 0));
     assert_eq!(def["range"]["end"], pos(&rules_text, "LIMIT", 0, 5));
     // The name a `use` brings in, and the module a `use` names.
-    let def = c.ok("textDocument/definition", at(&app, &app_text, "MAX_ITEMS", 0, 3));
+    let def = c.ok(
+        "textDocument/definition",
+        at(&app, &app_text, "MAX_ITEMS", 0, 3),
+    );
     assert_eq!(def["range"]["start"], pos(&rules_text, "MAX_ITEMS", 0, 0));
-    let def = c.ok("textDocument/definition", at(&app, &app_text, "shop::rules;", 0, 6));
+    let def = c.ok(
+        "textDocument/definition",
+        at(&app, &app_text, "shop::rules;", 0, 6),
+    );
     assert_eq!(def["uri"], rules.as_str());
-    assert_eq!(def["range"]["start"], pos(&rules_text, "module ShopRules", 0, 7));
+    assert_eq!(
+        def["range"]["start"],
+        pos(&rules_text, "module ShopRules", 0, 7)
+    );
     // A parameter, a field.
-    let def = c.ok("textDocument/definition", at(&app, &app_text, "taken", 2, 0));
+    let def = c.ok(
+        "textDocument/definition",
+        at(&app, &app_text, "taken", 2, 0),
+    );
     assert_eq!(def["range"]["start"], pos(&app_text, "taken", 0, 0));
     c.open(&rules, &rules_text);
-    let def = c.ok("textDocument/definition", at(&rules, &rules_text, "order.items", 0, 6));
+    let def = c.ok(
+        "textDocument/definition",
+        at(&rules, &rules_text, "order.items", 0, 6),
+    );
     assert_eq!(def["range"]["start"], pos(&rules_text, "items: u32", 0, 0));
     c.shutdown();
 }
@@ -178,7 +244,12 @@ fn references_are_found_in_every_module() {
         .as_array()
         .expect("locations")
         .iter()
-        .map(|l| (l["uri"].as_str().unwrap_or("").to_string(), l["range"]["start"].clone()))
+        .map(|l| {
+            (
+                l["uri"].as_str().unwrap_or("").to_string(),
+                l["range"]["start"].clone(),
+            )
+        })
         .collect();
     let want = vec![
         (rules.clone(), pos(&rules_text, "MAX_ITEMS", 0, 0)),
@@ -194,11 +265,21 @@ fn references_are_found_in_every_module() {
     assert_eq!(found_sorted, want_sorted);
     assert_eq!(found[0], want[0], "the declaration comes first");
     params["context"] = json!({ "includeDeclaration": false });
-    assert_eq!(c.ok("textDocument/references", params).as_array().map(Vec::len), Some(4));
+    assert_eq!(
+        c.ok("textDocument/references", params)
+            .as_array()
+            .map(Vec::len),
+        Some(4)
+    );
     // A local's references stay in its function.
     let mut params = at(&rules, &rules_text, "n: u32", 0, 0);
     params["context"] = json!({ "includeDeclaration": true });
-    assert_eq!(c.ok("textDocument/references", params).as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        c.ok("textDocument/references", params)
+            .as_array()
+            .map(Vec::len),
+        Some(2)
+    );
     c.shutdown();
 }
 
@@ -208,14 +289,28 @@ fn document_and_workspace_symbols() {
     let rules = fixture_uri(RULES);
     let rules_text = fixture_text(RULES);
     c.open(&rules, &rules_text);
-    let symbols = c.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": rules } }));
+    let symbols = c.ok(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": rules } }),
+    );
     let outline: Vec<String> = symbols
         .as_array()
         .expect("symbols")
         .iter()
         .map(|s| {
-            let children: Vec<&str> = s["children"].as_array().into_iter().flatten().filter_map(|c| c["name"].as_str()).collect();
-            format!("{} {} {} {:?}", s["kind"], s["name"].as_str().unwrap_or(""), s["detail"].as_str().unwrap_or(""), children)
+            let children: Vec<&str> = s["children"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|c| c["name"].as_str())
+                .collect();
+            format!(
+                "{} {} {} {:?}",
+                s["kind"],
+                s["name"].as_str().unwrap_or(""),
+                s["detail"].as_str().unwrap_or(""),
+                children
+            )
         })
         .collect();
     assert_eq!(
@@ -232,28 +327,48 @@ fn document_and_workspace_symbols() {
     );
     // The name is the selection, the whole declaration the range.
     let admit = &symbols[3];
-    assert_eq!(admit["selectionRange"]["start"], pos(&rules_text, "admit", 0, 0));
+    assert_eq!(
+        admit["selectionRange"]["start"],
+        pos(&rules_text, "admit", 0, 0)
+    );
     // Its doc comment is part of it.
-    assert_eq!(admit["range"]["start"], pos(&rules_text, "/// Whether an order", 0, 0));
+    assert_eq!(
+        admit["range"]["start"],
+        pos(&rules_text, "/// Whether an order", 0, 0)
+    );
     let found = c.ok("workspace/symbol", json!({ "query": "lim" }));
     let names: Vec<(&str, &str)> = found
         .as_array()
         .expect("symbols")
         .iter()
-        .map(|s| (s["name"].as_str().unwrap_or(""), s["containerName"].as_str().unwrap_or("")))
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap_or(""),
+                s["containerName"].as_str().unwrap_or(""),
+            )
+        })
         .collect();
     assert_eq!(names, [("LIMIT", "ShopRules")]);
     let all = c.ok("workspace/symbol", json!({ "query": "" }));
     // Two modules, their eleven declarations and two fields.
     assert_eq!(all.as_array().map(Vec::len), Some(13), "{all}");
     assert_eq!(all[0]["name"], "ShopApp");
-    assert_eq!(all[0]["location"]["range"]["start"], pos(&fixture_text(APP), "ShopApp", 0, 0));
+    assert_eq!(
+        all[0]["location"]["range"]["start"],
+        pos(&fixture_text(APP), "ShopApp", 0, 0)
+    );
     c.shutdown();
 }
 
 fn labels(completions: &Value) -> Vec<String> {
-    let items = completions.as_array().or_else(|| completions["items"].as_array());
-    items.into_iter().flatten().filter_map(|i| i["label"].as_str().map(str::to_string)).collect()
+    let items = completions
+        .as_array()
+        .or_else(|| completions["items"].as_array());
+    items
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i["label"].as_str().map(str::to_string))
+        .collect()
 }
 
 #[test]
@@ -264,23 +379,39 @@ fn completion_offers_names_in_scope_paths_and_fields() {
     // Half-typed: `rules::` with nothing after it yet.
     let typing = app_text.replace("return rules::LIMIT - taken;", "return rules::");
     c.open(&app, &typing);
-    let got = labels(&c.ok("textDocument/completion", at(&app, &typing, "rules::", 1, 7)));
-    assert_eq!(got, ["MAX_ITEMS", "LIMIT", "Order", "admit"], "public declarations only");
+    let got = labels(&c.ok(
+        "textDocument/completion",
+        at(&app, &typing, "rules::", 1, 7),
+    ));
+    assert_eq!(
+        got,
+        ["MAX_ITEMS", "LIMIT", "Order", "admit"],
+        "public declarations only"
+    );
     // A `use` path, segment by segment.
     let typing = app_text.replace("use shop::rules;", "use shop::");
     c.change(&app, &typing);
-    let got = labels(&c.ok("textDocument/completion", at(&app, &typing, "use shop::", 0, 10)));
+    let got = labels(&c.ok(
+        "textDocument/completion",
+        at(&app, &typing, "use shop::", 0, 10),
+    ));
     assert_eq!(got, ["app", "rules"]);
     // Fields of a local's struct type, while the line is unfinished.
     let rules = fixture_uri(RULES);
     let rules_text = fixture_text(RULES);
     let typing = rules_text.replace("    assert admit(o);", "    assert o.");
     c.open(&rules, &typing);
-    let got = labels(&c.ok("textDocument/completion", at(&rules, &typing, "assert o.", 0, 9)));
+    let got = labels(&c.ok(
+        "textDocument/completion",
+        at(&rules, &typing, "assert o.", 0, 9),
+    ));
     assert_eq!(got, ["items", "rush"]);
     // Everything in scope: locals first, then the module's names and its imports.
     c.change(&app, &app_text);
-    let got = labels(&c.ok("textDocument/completion", at(&app, &app_text, "return 0;", 0, 7)));
+    let got = labels(&c.ok(
+        "textDocument/completion",
+        at(&app, &app_text, "return 0;", 0, 7),
+    ));
     let first: Vec<&str> = got.iter().take(4).map(String::as_str).collect();
     assert_eq!(first, ["taken", "room", "rules", "MAX_ITEMS"]);
     assert!(got.iter().any(|l| l == "while") && got.iter().any(|l| l == "u32"));
@@ -293,7 +424,10 @@ fn code_actions_apply_the_certain_fixes() {
     let rules = fixture_uri(RULES);
     let rules_text = fixture_text(RULES);
     let warned = rules_text.replace("assert twice(2) == 4;", "assert twice(2) == 4 && admit(o);");
-    let want = rules_text.replace("assert twice(2) == 4;", "assert twice(2) == 4 and admit(o);");
+    let want = rules_text.replace(
+        "assert twice(2) == 4;",
+        "assert twice(2) == 4 and admit(o);",
+    );
     c.open(&rules, &warned);
     let range = json!({ "start": pos(&warned, "&&", 0, 0), "end": pos(&warned, "&&", 0, 2) });
     let actions = c.ok(
@@ -305,8 +439,13 @@ fn code_actions_apply_the_certain_fixes() {
     let quick = &actions[0];
     assert_eq!(quick["kind"], "quickfix");
     assert_eq!(quick["diagnostics"][0]["code"], "W0003");
-    assert!(quick["title"].as_str().unwrap_or("").starts_with("W0003: "), "{quick}");
-    let edits = quick["edit"]["changes"][rules.as_str()].as_array().expect("edits");
+    assert!(
+        quick["title"].as_str().unwrap_or("").starts_with("W0003: "),
+        "{quick}"
+    );
+    let edits = quick["edit"]["changes"][rules.as_str()]
+        .as_array()
+        .expect("edits");
     let fixed = apply(&warned, edits);
     assert_eq!(fixed, want);
     assert_eq!(actions[1]["kind"], "source.fixAll");
@@ -332,7 +471,9 @@ fn formatting_is_t27_fmt() {
     let mut c = Client::start(&fixture_root());
     let rules = fixture_uri(RULES);
     let rules_text = fixture_text(RULES);
-    let messy = rules_text.replace("    return n * 2;", "return n*2 ;").replace("    items: u32,", "  items:u32,");
+    let messy = rules_text
+        .replace("    return n * 2;", "return n*2 ;")
+        .replace("    items: u32,", "  items:u32,");
     c.open(&rules, &messy);
     let params = json!({ "textDocument": { "uri": rules }, "options": { "tabSize": 4, "insertSpaces": true } });
     let edits = c.ok("textDocument/formatting", params.clone());
@@ -353,14 +494,23 @@ fn rename_changes_every_module() {
     let (app, rules) = (fixture_uri(APP), fixture_uri(RULES));
     let (app_text, rules_text) = (fixture_text(APP), fixture_text(RULES));
     c.open(&app, &app_text);
-    let prepared = c.ok("textDocument/prepareRename", at(&app, &app_text, "MAX_ITEMS", 1, 2));
+    let prepared = c.ok(
+        "textDocument/prepareRename",
+        at(&app, &app_text, "MAX_ITEMS", 1, 2),
+    );
     assert_eq!(prepared["start"], pos(&app_text, "MAX_ITEMS", 1, 0));
     let mut params = at(&app, &app_text, "MAX_ITEMS", 1, 2);
     params["newName"] = json!("ITEM_CEILING");
     let edit = c.ok("textDocument/rename", params.clone());
     let changes = &edit["changes"];
-    let new_app = apply(&app_text, changes[app.as_str()].as_array().expect("app edits"));
-    let new_rules = apply(&rules_text, changes[rules.as_str()].as_array().expect("rules edits"));
+    let new_app = apply(
+        &app_text,
+        changes[app.as_str()].as_array().expect("app edits"),
+    );
+    let new_rules = apply(
+        &rules_text,
+        changes[rules.as_str()].as_array().expect("rules edits"),
+    );
     assert_eq!(new_app, app_text.replace("MAX_ITEMS", "ITEM_CEILING"));
     assert_eq!(new_rules, rules_text.replace("MAX_ITEMS", "ITEM_CEILING"));
     // The renamed tree checks clean.
@@ -372,14 +522,24 @@ fn rename_changes_every_module() {
     for (name, why) in [("2fast", "not a name"), ("while", "not a name")] {
         params["newName"] = json!(name);
         params["position"] = pos(&new_app, "ITEM_CEILING", 1, 2);
-        let error = c.request("textDocument/rename", params.clone()).error.expect("refused");
+        let error = c
+            .request("textDocument/rename", params.clone())
+            .error
+            .expect("refused");
         assert!(error.message.contains(why), "{}", error.message);
     }
     let error = c
-        .request("textDocument/prepareRename", at(&app, &new_app, "shop::rules;", 0, 7))
+        .request(
+            "textDocument/prepareRename",
+            at(&app, &new_app, "shop::rules;", 0, 7),
+        )
         .error
         .expect("refused");
-    assert!(error.message.contains("rename the file"), "{}", error.message);
+    assert!(
+        error.message.contains("rename the file"),
+        "{}",
+        error.message
+    );
     c.shutdown();
 }
 
@@ -389,10 +549,16 @@ fn a_code_lens_runs_one_test_block() {
     let rules = fixture_uri(RULES);
     let rules_text = fixture_text(RULES);
     c.open(&rules, &rules_text);
-    let lenses = c.ok("textDocument/codeLens", json!({ "textDocument": { "uri": rules } }));
+    let lenses = c.ok(
+        "textDocument/codeLens",
+        json!({ "textDocument": { "uri": rules } }),
+    );
     let lenses = lenses.as_array().expect("lenses");
     assert_eq!(lenses.len(), 2);
-    assert_eq!(lenses[0]["range"]["start"], pos(&rules_text, "admits_small_orders", 0, 0));
+    assert_eq!(
+        lenses[0]["range"]["start"],
+        pos(&rules_text, "admits_small_orders", 0, 0)
+    );
     let command = &lenses[1]["command"];
     assert_eq!(command["title"], "▶ Run test");
     assert_eq!(command["command"], t27_lsp::COMMAND_RUN_TEST);
@@ -404,7 +570,10 @@ fn a_code_lens_runs_one_test_block() {
     assert_eq!(ran["passed"], false);
     assert_eq!(ran["outcome"], "fail");
     let report = ran["report"].as_str().unwrap_or("");
-    assert!(report.starts_with("FAIL    ShopRules::fails_on_purpose"), "{report}");
+    assert!(
+        report.starts_with("FAIL    ShopRules::fails_on_purpose"),
+        "{report}"
+    );
     assert!(report.contains("left:  6"), "{report}");
     let shown = c.take_notifications("window/showMessage");
     assert_eq!(shown.len(), 1);
@@ -413,19 +582,34 @@ fn a_code_lens_runs_one_test_block() {
         "workspace/executeCommand",
         json!({ "command": t27_lsp::COMMAND_RUN_TEST, "arguments": [rules, "admits_small_orders"] }),
     );
-    assert_eq!((ran["passed"].clone(), ran["outcome"].clone()), (json!(true), json!("pass")));
+    assert_eq!(
+        (ran["passed"].clone(), ran["outcome"].clone()),
+        (json!(true), json!("pass"))
+    );
     // The unsaved text is what runs.
-    c.change(&rules, &rules_text.replace("twice(3) == 7", "twice(3) == 6"));
+    c.change(
+        &rules,
+        &rules_text.replace("twice(3) == 7", "twice(3) == 6"),
+    );
     let ran = c.ok(
         "workspace/executeCommand",
         json!({ "command": t27_lsp::COMMAND_RUN_TEST, "arguments": [rules, "fails_on_purpose"] }),
     );
     assert_eq!(ran["passed"], true);
     let error = c
-        .request("workspace/executeCommand", json!({ "command": t27_lsp::COMMAND_RUN_TEST, "arguments": [rules, "no_such_block"] }))
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": t27_lsp::COMMAND_RUN_TEST, "arguments": [rules, "no_such_block"] }),
+        )
         .error
         .expect("refused");
-    assert!(error.message.contains("no test or invariant `no_such_block`"), "{}", error.message);
+    assert!(
+        error
+            .message
+            .contains("no test or invariant `no_such_block`"),
+        "{}",
+        error.message
+    );
     c.shutdown();
 }
 
@@ -434,10 +618,19 @@ fn every_request_gets_an_answer() {
     let mut c = Client::start(&fixture_root());
     let rules = fixture_uri(RULES);
     c.open(&rules, &fixture_text(RULES));
-    let unknown = c.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": rules } }));
-    assert_eq!(unknown.error.expect("an error").code, lsp_server::ErrorCode::MethodNotFound as i32);
+    let unknown = c.request(
+        "textDocument/semanticTokens/full",
+        json!({ "textDocument": { "uri": rules } }),
+    );
+    assert_eq!(
+        unknown.error.expect("an error").code,
+        lsp_server::ErrorCode::MethodNotFound as i32
+    );
     let bad = c.request("textDocument/hover", json!({ "textDocument": 7 }));
-    assert_eq!(bad.error.expect("an error").code, lsp_server::ErrorCode::InvalidParams as i32);
+    assert_eq!(
+        bad.error.expect("an error").code,
+        lsp_server::ErrorCode::InvalidParams as i32
+    );
     let elsewhere = c.request(
         "textDocument/hover",
         json!({ "textDocument": { "uri": "file:///nowhere/x.t27" }, "position": { "line": 0, "character": 0 } }),
@@ -460,7 +653,8 @@ fn half_typed_seeds_never_crash_it() {
     let mut c = Client::start(&root);
     let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     for seed in ["dispatch.t27", "review_first.t27"] {
-        let text = std::fs::read_to_string(here.join("../../specs/queen").join(seed)).expect("seed");
+        let text =
+            std::fs::read_to_string(here.join("../../specs/queen").join(seed)).expect("seed");
         let uri = uri(&root.join("specs/typing").join(seed));
         c.open(&uri, "");
         let mut cut = 0;
@@ -475,10 +669,20 @@ fn half_typed_seeds_never_crash_it() {
             for line in [0, lines / 2, lines.saturating_sub(1), lines + 3] {
                 let position = json!({ "line": line, "character": 3 });
                 let doc = json!({ "textDocument": { "uri": uri }, "position": position });
-                for method in ["textDocument/hover", "textDocument/definition", "textDocument/completion", "textDocument/prepareRename"] {
+                for method in [
+                    "textDocument/hover",
+                    "textDocument/definition",
+                    "textDocument/completion",
+                    "textDocument/prepareRename",
+                ] {
                     let resp = c.request(method, doc.clone());
                     if let Some(e) = &resp.error {
-                        assert_ne!(e.code, lsp_server::ErrorCode::InternalError as i32, "{method} at {cut}: {}", e.message);
+                        assert_ne!(
+                            e.code,
+                            lsp_server::ErrorCode::InternalError as i32,
+                            "{method} at {cut}: {}",
+                            e.message
+                        );
                     }
                 }
             }
@@ -489,8 +693,14 @@ fn half_typed_seeds_never_crash_it() {
         }
         // The whole seed checks as `t27 check` does: no errors.
         let diags = c.diagnostics(&uri);
-        assert!(diags.iter().all(|d| d["severity"] != 1), "{seed}: {diags:?}");
-        c.notify("textDocument/didClose", json!({ "textDocument": { "uri": uri } }));
+        assert!(
+            diags.iter().all(|d| d["severity"] != 1),
+            "{seed}: {diags:?}"
+        );
+        c.notify(
+            "textDocument/didClose",
+            json!({ "textDocument": { "uri": uri } }),
+        );
     }
     c.shutdown();
 }

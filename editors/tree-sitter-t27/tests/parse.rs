@@ -45,7 +45,9 @@ fn language() -> Language {
 
 fn parse(source: &[u8]) -> Tree {
     let mut parser = Parser::new();
-    parser.set_language(&language()).expect("the grammar's ABI is the runtime's");
+    parser
+        .set_language(&language())
+        .expect("the grammar's ABI is the runtime's");
     parser.parse(source, None).expect("a tree")
 }
 
@@ -68,7 +70,12 @@ fn t27_rejects(bytes: &[u8]) -> Option<String> {
 fn first_error(node: Node) -> Option<String> {
     if node.is_error() || node.is_missing() {
         let at = node.start_position();
-        return Some(format!("{}:{} {}", at.row + 1, at.column + 1, node.to_sexp()));
+        return Some(format!(
+            "{}:{} {}",
+            at.row + 1,
+            at.column + 1,
+            node.to_sexp()
+        ));
     }
     let mut cursor = node.walk();
     let children: Vec<Node> = node.children(&mut cursor).collect();
@@ -86,7 +93,8 @@ fn parses_cleanly(path: &Path) -> Result<(), Failed> {
 
 /// What the highlight query captures, one line a capture: `line:column capture text`.
 fn highlights(source: &str) -> String {
-    let query = Query::new(&language(), tree_sitter_t27::HIGHLIGHTS_QUERY).expect("the query compiles");
+    let query =
+        Query::new(&language(), tree_sitter_t27::HIGHLIGHTS_QUERY).expect("the query compiles");
     let tree = parse(source.as_bytes());
     let mut cursor = QueryCursor::new();
     let mut captures = cursor.captures(&query, tree.root_node(), source.as_bytes());
@@ -116,7 +124,11 @@ fn main() {
     let args = Arguments::from_args();
     let mut trials = Vec::new();
     for path in specs() {
-        let name = path.strip_prefix(repo()).unwrap_or(&path).display().to_string();
+        let name = path
+            .strip_prefix(repo())
+            .unwrap_or(&path)
+            .display()
+            .to_string();
         let bytes = std::fs::read(&path).unwrap_or_default();
         let rejected = t27_rejects(&bytes);
         let trial = Trial::test(format!("parse::{name}"), move || parses_cleanly(&path));
@@ -144,10 +156,13 @@ fn main() {
         trials.push(Trial::test(format!("highlights::{name}"), move || {
             let source = std::fs::read_to_string(repo().join(file)).map_err(|e| e.to_string())?;
             let mut settings = insta::Settings::clone_current();
-            settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots"));
+            settings
+                .set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots"));
             settings.set_prepend_module_to_snapshot(false);
             settings.set_omit_expression(true);
-            settings.bind(|| insta::assert_snapshot!(format!("highlights_{name}"), highlights(&source)));
+            settings.bind(|| {
+                insta::assert_snapshot!(format!("highlights_{name}"), highlights(&source))
+            });
             Ok(())
         }));
     }

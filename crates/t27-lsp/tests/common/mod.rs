@@ -35,7 +35,9 @@ pub fn fixture_root() -> PathBuf {
 }
 
 pub fn uri(path: &Path) -> String {
-    lsp_types::Url::from_file_path(path).expect("an absolute path").to_string()
+    lsp_types::Url::from_file_path(path)
+        .expect("an absolute path")
+        .to_string()
 }
 
 pub fn fixture_uri(relative: &str) -> String {
@@ -74,7 +76,10 @@ impl Client {
 
     pub fn notify(&mut self, method: &str, params: Value) {
         let n = Notification::new(method.to_string(), params);
-        self.conn.sender.send(Message::Notification(n)).expect("server alive");
+        self.conn
+            .sender
+            .send(Message::Notification(n))
+            .expect("server alive");
     }
 
     /// Sends a request and waits for its response, keeping the notifications that come first.
@@ -82,13 +87,22 @@ impl Client {
         self.next_id += 1;
         let id = RequestId::from(self.next_id);
         let r = Request::new(id.clone(), method.to_string(), params);
-        self.conn.sender.send(Message::Request(r)).expect("server alive");
+        self.conn
+            .sender
+            .send(Message::Request(r))
+            .expect("server alive");
         loop {
             match self.conn.receiver.recv_timeout(WAIT) {
                 Ok(Message::Response(resp)) if resp.id == id => {
                     return match resp.response_result {
-                        Ok(v) => Reply { result: Some(v), error: None },
-                        Err(e) => Reply { result: None, error: Some(e) },
+                        Ok(v) => Reply {
+                            result: Some(v),
+                            error: None,
+                        },
+                        Err(e) => Reply {
+                            result: None,
+                            error: Some(e),
+                        },
                     };
                 }
                 Ok(Message::Notification(n)) => self.notifications.push_back(n),
@@ -126,19 +140,30 @@ impl Client {
     /// The diagnostics last published for `uri`, after any pending changes were checked (a
     /// request about the document is answered only after that, so its reply orders them).
     pub fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
-        self.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+        self.ok(
+            "textDocument/documentSymbol",
+            json!({ "textDocument": { "uri": uri } }),
+        );
         let found = self
             .notifications
             .iter()
             .rev()
             .find(|n| n.method == "textDocument/publishDiagnostics" && n.params["uri"] == uri)
-            .map(|n| n.params["diagnostics"].as_array().cloned().unwrap_or_default());
+            .map(|n| {
+                n.params["diagnostics"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default()
+            });
         // Never published: the server had nothing to say about the file.
         found.unwrap_or_default()
     }
 
     pub fn take_notifications(&mut self, method: &str) -> Vec<Value> {
-        let (wanted, rest): (Vec<_>, Vec<_>) = self.notifications.drain(..).partition(|n| n.method == method);
+        let (wanted, rest): (Vec<_>, Vec<_>) = self
+            .notifications
+            .drain(..)
+            .partition(|n| n.method == method);
         self.notifications = rest.into();
         wanted.into_iter().map(|n| n.params).collect()
     }
@@ -147,7 +172,12 @@ impl Client {
         let resp = self.request("shutdown", Value::Null);
         assert!(resp.error.is_none());
         self.notify("exit", Value::Null);
-        let served = self.server.take().expect("running").join().expect("the server thread ended");
+        let served = self
+            .server
+            .take()
+            .expect("running")
+            .join()
+            .expect("the server thread ended");
         assert_eq!(served, Ok(()));
     }
 }
@@ -172,9 +202,14 @@ pub fn apply(text: &str, edits: &[Value]) -> String {
     let mut spans: Vec<(usize, usize, String)> = edits
         .iter()
         .map(|e| {
-            let range: lsp_types::Range = serde_json::from_value(e["range"].clone()).expect("a range");
+            let range: lsp_types::Range =
+                serde_json::from_value(e["range"].clone()).expect("a range");
             let span = index.span(range);
-            (span.start as usize, span.end as usize, e["newText"].as_str().expect("text").to_string())
+            (
+                span.start as usize,
+                span.end as usize,
+                e["newText"].as_str().expect("text").to_string(),
+            )
         })
         .collect();
     spans.sort_by_key(|s| std::cmp::Reverse(s.0));
