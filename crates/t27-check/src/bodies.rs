@@ -268,7 +268,7 @@ impl Checker {
             f.body = self.read_body(file, f.body.span, &mut broken);
         }
         for p in &params {
-            self.record_local(file, p);
+            self.record_local(file, p, crate::names::LocalDecl::Parameter);
         }
         let mut cx = BodyCtx::body(m, params, ret.clone());
         cx.broken = broken;

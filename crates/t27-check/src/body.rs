@@ -392,7 +392,8 @@ impl Checker {
     ) -> LocalId {
         let (id, shadowed) = cx.declare(name, ty, kind);
         let file = self.file_of(cx.module);
-        self.record_local(file, &cx.locals[id.index()]);
+        let declared = crate::names::LocalDecl::from_words(cx.local_kinds[id.index()]);
+        self.record_local(file, &cx.locals[id.index()], declared);
         if let Some(first) = shadowed {
             let file = self.file_of(cx.module);
             self.report(

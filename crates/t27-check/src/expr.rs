@@ -199,7 +199,7 @@ impl Checker {
                     file,
                     decl: local.span,
                     ty: ty.clone(),
-                    mutable: local.mutable,
+                    declared: crate::names::LocalDecl::from_words(cx.local_kinds[id.index()]),
                 };
                 self.record_name(file, path[0].span, target);
             }

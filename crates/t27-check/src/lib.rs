@@ -31,7 +31,7 @@ pub use bodies::{BlockLowerer, LoweredBlock};
 pub use checker::ImportUse;
 pub use isolate::{Blocker, Isolation, ModuleFault, Reach, Step, module_faults};
 pub use load::{Loader, MemoryLoader, normalize, spec_root};
-pub use names::{NameTarget, NameUse};
+pub use names::{LocalDecl, NameTarget, NameUse};
 pub use sources::{SourceFile, SourceMap};
 /// The stack of a thread that parses, checks or lowers.
 pub use t27_syntax::THREAD_STACK;

@@ -31,13 +31,34 @@ pub enum NameTarget {
         file: FileId,
         decl: Span,
         ty: Ty,
-        mutable: bool,
+        declared: LocalDecl,
     },
     /// Field `index` of a struct.
     Field {
         strukt: StructId,
         index: u32,
     },
+}
+
+/// How a local was declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LocalDecl {
+    Parameter,
+    Var,
+    Let,
+    Const,
+}
+
+impl LocalDecl {
+    /// From the words a body's locals are described with (`BodyCtx::local_kinds`).
+    pub(crate) fn from_words(words: &str) -> LocalDecl {
+        match words {
+            "a parameter" => LocalDecl::Parameter,
+            "`var`" => LocalDecl::Var,
+            "`const`" => LocalDecl::Const,
+            _ => LocalDecl::Let,
+        }
+    }
 }
 
 impl NameTarget {
@@ -70,7 +91,12 @@ impl Checker {
         }
     }
 
-    pub(crate) fn record_local(&mut self, file: FileId, local: &t27_ir::Local) {
+    pub(crate) fn record_local(
+        &mut self,
+        file: FileId,
+        local: &t27_ir::Local,
+        declared: LocalDecl,
+    ) {
         if self.names.is_some() {
             self.record_name(
                 file,
@@ -79,7 +105,7 @@ impl Checker {
                     file,
                     decl: local.span,
                     ty: local.ty.clone(),
-                    mutable: local.mutable,
+                    declared,
                 },
             );
         }

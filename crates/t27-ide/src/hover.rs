@@ -3,7 +3,7 @@
 
 use crate::Analysis;
 use std::path::Path;
-use t27_check::NameTarget;
+use t27_check::{LocalDecl, NameTarget};
 use t27_diag::Span;
 use t27_ir::{Decl, FnId, Ty};
 
@@ -97,13 +97,18 @@ impl Analysis {
             NameTarget::Local {
                 decl,
                 ty: t,
-                mutable,
+                declared,
                 ..
             } => {
                 let text = self.text(file);
                 let written = text.get(decl.range()).unwrap_or("?");
-                let keyword = if *mutable { "var" } else { "let" };
-                (format!("{keyword} {written} : {}", ty(t)), None)
+                let shown = match declared {
+                    LocalDecl::Parameter => format!("{written}: {} // a parameter", ty(t)),
+                    LocalDecl::Var => format!("var {written} : {}", ty(t)),
+                    LocalDecl::Let => format!("let {written} : {}", ty(t)),
+                    LocalDecl::Const => format!("const {written} : {}", ty(t)),
+                };
+                (shown, None)
             }
             NameTarget::Field { strukt, index } => {
                 let s = &p.structs[strukt.index()];

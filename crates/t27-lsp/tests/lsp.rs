@@ -148,7 +148,7 @@ fn hover_shows_declarations_values_docs_and_signatures() {
     );
     assert_eq!(
         hover(&mut c, &app, &app_text, "taken", 1),
-        "```t27\nlet taken : u32\n```"
+        "```t27\ntaken: u32 // a parameter\n```"
     );
     assert!(
         hover(&mut c, &app, &app_text, "rules::LIMIT", 0).starts_with("```t27\nmodule ShopRules")
@@ -174,6 +174,12 @@ fn hover_shows_declarations_values_docs_and_signatures() {
         h["contents"]["value"],
         "```t27\npub struct Order {\n    items: u32,\n    rush: bool,\n}\n```"
     );
+    // A `const` local, read in a test block.
+    let h = c.ok(
+        "textDocument/hover",
+        at(&rules, &rules_text, "admit(o)", 0, 6),
+    );
+    assert_eq!(h["contents"]["value"], "```t27\nconst o : Order\n```");
     // The range is the name's.
     let h = c.ok("textDocument/hover", at(&rules, &rules_text, "twice", 1, 2));
     assert_eq!(h["range"]["start"], pos(&rules_text, "twice", 1, 0));
