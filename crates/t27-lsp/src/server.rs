@@ -62,6 +62,7 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
     let params = connection.initialize(caps).map_err(|e| e.to_string())?;
     let params: InitializeParams = serde_json::from_value(params).map_err(|e| e.to_string())?;
     let mut server = Server::new(connection, &params);
+    server.watch_files(&params);
     server.refresh();
     loop {
         let Ok(message) = connection.receiver.recv() else {
@@ -129,6 +130,42 @@ impl<'c> Server<'c> {
             checks: Checks::default(),
             published: HashMap::new(),
         }
+    }
+
+    /// Asks a client that can watch files for us to say when a spec is created, changed or
+    /// deleted on disk (by another program: a checkout, a generator), so that what imports it
+    /// is checked again.
+    fn watch_files(&self, params: &InitializeParams) {
+        let can = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|d| d.dynamic_registration)
+            .unwrap_or(false);
+        if !can {
+            return;
+        }
+        let options = lsp_types::DidChangeWatchedFilesRegistrationOptions {
+            watchers: vec![lsp_types::FileSystemWatcher {
+                glob_pattern: lsp_types::GlobPattern::String("**/*.t27".to_string()),
+                kind: None,
+            }],
+        };
+        let registration = lsp_types::Registration {
+            id: "t27-watched-files".to_string(),
+            method: note::DidChangeWatchedFiles::METHOD.to_string(),
+            register_options: serde_json::to_value(options).ok(),
+        };
+        let params = lsp_types::RegistrationParams {
+            registrations: vec![registration],
+        };
+        // The client's answer needs nothing more from us.
+        self.send(Message::Request(Request::new(
+            lsp_server::RequestId::from("t27-watched-files".to_string()),
+            "client/registerCapability".to_string(),
+            params,
+        )));
     }
 
     /// Handles one message; `true` when the client has said `exit`.

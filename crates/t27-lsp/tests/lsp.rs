@@ -619,6 +619,40 @@ fn a_code_lens_runs_one_test_block() {
     c.shutdown();
 }
 
+/// A client that watches files for the server hears of specs changed on disk, and the modules
+/// that import them are checked again.
+#[test]
+fn specs_changed_on_disk_are_checked_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = t27_check::normalize(dir.path());
+    std::fs::create_dir_all(root.join("specs/shop")).expect("folders");
+    for f in [RULES, APP] {
+        std::fs::write(root.join(f), fixture_text(f)).expect("copy");
+    }
+    let watching =
+        json!({ "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } });
+    let mut c = Client::start_with(&root, watching);
+    let app = uri(&root.join(APP));
+    c.open(&app, &fixture_text(APP));
+    assert_eq!(c.diagnostics(&app), Vec::<Value>::new());
+    let asked = c
+        .requests
+        .iter()
+        .find(|r| r.method == "client/registerCapability")
+        .expect("asked to watch");
+    assert_eq!(
+        asked.params["registrations"][0]["registerOptions"]["watchers"][0]["globPattern"],
+        "**/*.t27"
+    );
+    // Another program makes `MAX_ITEMS` private; the editor says so.
+    let private = fixture_text(RULES).replace("pub const MAX_ITEMS", "const MAX_ITEMS");
+    std::fs::write(root.join(RULES), private).expect("write");
+    let changes = json!({ "changes": [{ "uri": uri(&root.join(RULES)), "type": 2 }] });
+    c.notify("workspace/didChangeWatchedFiles", changes);
+    assert_eq!(codes(&c.diagnostics(&app)), ["E1006"]);
+    c.shutdown();
+}
+
 #[test]
 fn every_request_gets_an_answer() {
     let mut c = Client::start(&fixture_root());

@@ -25,6 +25,8 @@ pub struct Client {
     next_id: i32,
     /// Notifications read while waiting for a response.
     pub notifications: VecDeque<Notification>,
+    /// Requests the server sent, answered.
+    pub requests: Vec<Request>,
     versions: std::collections::HashMap<String, i32>,
 }
 
@@ -51,6 +53,11 @@ pub fn fixture_text(relative: &str) -> String {
 impl Client {
     /// Starts a server on `root` and goes through `initialize`.
     pub fn start(root: &Path) -> Client {
+        Client::start_with(root, json!({}))
+    }
+
+    /// [`Client::start`], the client saying it has `capabilities`.
+    pub fn start_with(root: &Path, capabilities: Value) -> Client {
         let (server_side, client_side) = Connection::memory();
         let server = std::thread::spawn(move || t27_lsp::serve(&server_side));
         let mut client = Client {
@@ -58,6 +65,7 @@ impl Client {
             server: Some(server),
             next_id: 0,
             notifications: VecDeque::new(),
+            requests: Vec::new(),
             versions: Default::default(),
         };
         let init = client.request(
@@ -65,7 +73,7 @@ impl Client {
             json!({
                 "processId": null,
                 "rootUri": uri(root),
-                "capabilities": {},
+                "capabilities": capabilities,
                 "workspaceFolders": [{ "uri": uri(root), "name": "fixture" }],
             }),
         );
@@ -106,6 +114,15 @@ impl Client {
                     };
                 }
                 Ok(Message::Notification(n)) => self.notifications.push_back(n),
+                Ok(Message::Request(r)) => {
+                    // A request of the server's (`client/registerCapability`): kept, answered.
+                    let answer = lsp_server::Response::new_ok(r.id.clone(), Value::Null);
+                    self.conn
+                        .sender
+                        .send(Message::Response(answer))
+                        .expect("server alive");
+                    self.requests.push(r);
+                }
                 Ok(other) => panic!("unexpected message {other:?}"),
                 Err(e) => panic!("no response to {method}: {e}"),
             }
