@@ -162,7 +162,6 @@ impl Checker {
         self.resolve_path(cx.module, path, "function")
     }
 
-
     fn lower_method(
         &mut self,
         cx: &mut BodyCtx,

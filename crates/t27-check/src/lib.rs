@@ -266,7 +266,11 @@ mod parallel_bodies {
     fn names_are_recorded_the_same_on_one_thread_and_two() {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let mut kinds = std::collections::BTreeSet::new();
-        for dir in ["specs/queen", "tests/fixtures/isolation/specs/queen", "tests/fixtures/lsp/specs"] {
+        for dir in [
+            "specs/queen",
+            "tests/fixtures/isolation/specs/queen",
+            "tests/fixtures/lsp/specs",
+        ] {
             let mut files = Vec::new();
             tree(&repo.join(dir), &mut files);
             files.sort();
@@ -275,9 +279,17 @@ mod parallel_bodies {
             let one = check_in(&paths, None, &mut loader(), usize::MAX, Keep::Names);
             let two = check_in(&paths, None, &mut loader(), 0, Keep::Names);
             let plain = check_in(&paths, None, &mut loader(), usize::MAX, Keep::All);
-            assert_eq!(format!("{:?}", one.names), format!("{:?}", two.names), "{dir}");
+            assert_eq!(
+                format!("{:?}", one.names),
+                format!("{:?}", two.names),
+                "{dir}"
+            );
             assert_eq!(one.diagnostics, plain.diagnostics, "{dir}");
-            assert_eq!(format!("{:?}", one.program), format!("{:?}", plain.program), "{dir}");
+            assert_eq!(
+                format!("{:?}", one.program),
+                format!("{:?}", plain.program),
+                "{dir}"
+            );
             assert!(plain.names.is_empty(), "{dir}");
             for n in &one.names {
                 let shown = format!("{:?}", n.target);
@@ -293,7 +305,12 @@ mod parallel_bodies {
             }
         }
         let kinds: Vec<&str> = kinds.iter().map(String::as_str).collect();
-        assert_eq!(kinds, ["Const", "Field", "Fn", "Global", "Local", "Module", "Struct"]);
+        assert_eq!(
+            kinds,
+            [
+                "Const", "Field", "Fn", "Global", "Local", "Module", "Struct"
+            ]
+        );
     }
 
     /// [`check_diagnostics`] reports what [`check`] reports, on every file of the fixtures and

@@ -281,7 +281,10 @@ pub enum ExprKind {
     Undefined,
     /// Coverage: `value`, adding one to a counter as `tally` says. Only in a program
     /// `t27-cover` instrumented.
-    Counted { value: Box<Expr>, tally: Tally },
+    Counted {
+        value: Box<Expr>,
+        tally: Tally,
+    },
     /// Something already reported as wrong.
     Error,
 }

@@ -38,10 +38,7 @@ impl Stmt {
                 f(Part::Expr(e))
             }
             StmtKind::Block(b) => f(Part::Block(b)),
-            StmtKind::Return(None)
-            | StmtKind::Break
-            | StmtKind::Continue
-            | StmtKind::Count(_) => {}
+            StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Count(_) => {}
         }
     }
 }

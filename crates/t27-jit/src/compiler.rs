@@ -280,7 +280,9 @@ impl<'p> JitProgram<'p> {
                 .collect(),
             may_stop: vec![true; p.functions.len()],
             interrupt: Arc::as_ptr(&interrupt),
-            counters: counters.as_ref().map_or(std::ptr::null(), t27_ir::Counters::as_ptr),
+            counters: counters
+                .as_ref()
+                .map_or(std::ptr::null(), t27_ir::Counters::as_ptr),
         };
         let mut ctx = shared.module.make_context();
         let mut fctx = FunctionBuilderContext::new();

@@ -296,7 +296,10 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
                 self.b.ins().iadd(base, offset)
             }
         };
-        let n = self.b.ins().load(types::I64, MemFlagsData::trusted(), addr, 0);
+        let n = self
+            .b
+            .ins()
+            .load(types::I64, MemFlagsData::trusted(), addr, 0);
         let n = self.b.ins().iadd_imm_s(n, 1);
         self.b.ins().store(MemFlagsData::trusted(), n, addr, 0);
     }
@@ -308,9 +311,16 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         }
         let base = self.b.ins().iconst(types::I64, self.s.counters as i64);
         let addr = self.b.ins().iadd_imm_s(base, i64::from(id) * 8);
-        let b = if negate { self.b.ins().bxor_imm_s(b, 1) } else { b };
+        let b = if negate {
+            self.b.ins().bxor_imm_s(b, 1)
+        } else {
+            b
+        };
         let add = self.b.ins().uextend(types::I64, b);
-        let n = self.b.ins().load(types::I64, MemFlagsData::trusted(), addr, 0);
+        let n = self
+            .b
+            .ins()
+            .load(types::I64, MemFlagsData::trusted(), addr, 0);
         let n = self.b.ins().iadd(n, add);
         self.b.ins().store(MemFlagsData::trusted(), n, addr, 0);
     }

@@ -17,8 +17,8 @@ mod watchdog;
 
 pub use report::{human_block, human_summary, json_block, json_summary, junit};
 pub use runner::{
-    Answers, BlockReport, CoverageRun, Engine, NotRun, Result as BlockResult, RunOptions, Summary, run,
-    run_answered,
+    Answers, BlockReport, CoverageRun, Engine, NotRun, Result as BlockResult, RunOptions, Summary,
+    run, run_answered,
 };
 pub use select::{Selected, select};
 pub use t27_jit::NativeCode;

@@ -192,7 +192,10 @@ fn run_blocks(
     answers: Answers,
     on_block: &mut (dyn FnMut(&BlockReport) + Send),
 ) -> Summary {
-    let p = opts.coverage.as_ref().map_or(&*checked.program, |c| &*c.program);
+    let p = opts
+        .coverage
+        .as_ref()
+        .map_or(&*checked.program, |c| &*c.program);
     let watchdog = Watchdog::new();
     let mut summary = Summary::default();
     let mut isolation = Isolation::new(checked);
