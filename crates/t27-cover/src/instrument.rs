@@ -34,7 +34,7 @@ pub fn instrument(p: &Program, modules: &[ModuleId]) -> (Program, Plan) {
                 branches: Vec::new(),
             };
             let mut w = Writer {
-                plan: &mut plan.counters,
+                counters: &mut plan.counters,
                 fp: &mut fp,
                 locals: &mut function.body.locals,
             };
@@ -56,7 +56,7 @@ fn fp_entry(w: &mut Writer, block: &mut Block) {
 
 struct Writer<'a> {
     /// How many counters there are so far.
-    plan: &'a mut u32,
+    counters: &'a mut u32,
     fp: &'a mut FnPlan,
     locals: &'a mut Vec<Local>,
 }
@@ -91,8 +91,8 @@ impl Placed {
 
 impl Writer<'_> {
     fn counter(&mut self) -> u32 {
-        *self.plan += 1;
-        *self.plan - 1
+        *self.counters += 1;
+        *self.counters - 1
     }
 
     /// Instruments a chain of `and` (or of `or`) computed `evaluations` times: each operand

@@ -253,7 +253,7 @@ fn code_actions(
             actions.push(CodeActionOrCommand::CodeAction(CodeAction {
                 title: fix.title,
                 kind: Some(CodeActionKind::QUICKFIX),
-                diagnostics: Some(vec![to_lsp(analysis, &fix.diagnostic)]),
+                diagnostics: Some(vec![to_lsp(analysis, &fix.diagnostic, &index)]),
                 edit: Some(workspace_edit(uri, text_edits(&fix.edits, &index))),
                 is_preferred: Some(true),
                 ..CodeAction::default()

@@ -301,10 +301,12 @@ impl<'c> Server<'c> {
         };
         let mut out = Vec::new();
         for path in files {
-            let diags: Vec<LspDiagnostic> = analysis
-                .diagnostics(path)
+            let diags = analysis.diagnostics(path);
+            // One line index for the file's diagnostics (a file may have hundreds).
+            let index = diags.first().map(|d| LineIndex::new(analysis.text(d.file)));
+            let diags: Vec<LspDiagnostic> = diags
                 .into_iter()
-                .map(|d| to_lsp(analysis, d))
+                .filter_map(|d| Some(to_lsp(analysis, d, index.as_ref()?)))
                 .collect();
             if self
                 .published
@@ -374,8 +376,8 @@ impl<'c> Server<'c> {
 
 /// A t27 diagnostic as LSP's: the code, the span, the message with its label, notes and
 /// help (as `t27 check` prints them), the other labels as related locations.
-pub fn to_lsp(analysis: &Analysis, d: &t27_diag::Diagnostic) -> LspDiagnostic {
-    let index = LineIndex::new(analysis.text(d.file));
+/// `index` is the line index of the diagnostic's file.
+pub fn to_lsp(analysis: &Analysis, d: &t27_diag::Diagnostic, index: &LineIndex) -> LspDiagnostic {
     let mut message = d.message.clone();
     if !d.primary.message.is_empty() {
         message.push_str(&format!("\n{}", d.primary.message));
