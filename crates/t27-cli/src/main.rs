@@ -23,6 +23,7 @@ mod fix;
 mod fmt;
 mod host;
 mod mirror;
+mod mutate;
 mod test;
 mod watch;
 
@@ -67,6 +68,16 @@ pub enum EngineArg {
     Tiered,
     Jit,
     Eval,
+}
+
+impl EngineArg {
+    fn engine(self) -> t27_run::Engine {
+        match self {
+            EngineArg::Tiered => t27_run::Engine::DEFAULT,
+            EngineArg::Jit => t27_run::Engine::Jit,
+            EngineArg::Eval => t27_run::Engine::Eval,
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -173,6 +184,34 @@ enum Command {
         #[arg(long, conflicts_with_all = ["list", "junit"])]
         watch: bool,
     },
+    /// Mutation testing: change the functions of specs a little at a time (comparisons and
+    /// their boundaries, `and`/`or`, `!`, integer constants one up and down, guards dropped,
+    /// returned values replaced, loop bounds moved), run the blocks that reach each change,
+    /// and report every change no block noticed.
+    Mutate {
+        /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
+        paths: Vec<PathBuf>,
+        /// The spec root `use` paths start from (as for `check`).
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+        /// The engine the blocks run on (as for `test`).
+        #[arg(long, value_enum, default_value_t = EngineArg::Tiered)]
+        engine: EngineArg,
+        /// The budget of each block on the specs as they are, in seconds; against a mutant,
+        /// a block may take 10 times its own time unchanged plus 0.2 s.
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        timeout: f64,
+        /// Pass (exit 0) when the score, the percentage of mutants killed or timed out,
+        /// is at least this, though some survive.
+        #[arg(long, value_name = "PERCENT")]
+        min_score: Option<f64>,
+        /// Output format: human text, or JSON lines (one per mutant, then a summary).
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// When to color human output.
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+    },
     /// Generate host mirrors of the specs' public constants: `t27 gen ts` or `t27 gen rust`.
     Gen {
         /// `ts`, `js` (with a `.d.ts` beside each file) or `rust`.
@@ -257,7 +296,7 @@ fn main() -> ExitCode {
             let usage = e.use_stderr();
             let _ = e.print();
             // `t27 test` keeps 2 for specs that do not compile, so its usage errors are 3.
-            let is_test = std::env::args().nth(1).as_deref() == Some("test");
+            let is_test = matches!(std::env::args().nth(1).as_deref(), Some("test" | "mutate"));
             let code = match (usage, is_test) {
                 (false, _) => EXIT_OK,
                 (true, true) => test::EXIT_USAGE,
@@ -333,11 +372,7 @@ fn main() -> ExitCode {
                 },
                 tsc,
             });
-            let engine = match engine {
-                EngineArg::Tiered => t27_run::Engine::DEFAULT,
-                EngineArg::Jit => t27_run::Engine::Jit,
-                EngineArg::Eval => t27_run::Engine::Eval,
-            };
+            let engine = engine.engine();
             let opts = test::Options {
                 paths,
                 root,
@@ -361,6 +396,23 @@ fn main() -> ExitCode {
                 test::run(&opts)
             }
         }
+        Command::Mutate {
+            paths,
+            root,
+            engine,
+            timeout,
+            min_score,
+            format,
+            color,
+        } => mutate::run(&mutate::Options {
+            paths,
+            root,
+            engine: engine.engine(),
+            timeout,
+            min_score,
+            format,
+            color,
+        }),
         Command::Gen {
             target,
             paths,

@@ -13,6 +13,7 @@ mod naming;
 mod report;
 mod runner;
 mod select;
+mod trials;
 mod watchdog;
 
 pub use report::{human_block, human_summary, json_block, json_summary, junit};
@@ -22,3 +23,4 @@ pub use runner::{
 };
 pub use select::{Selected, select};
 pub use t27_jit::NativeCode;
+pub use trials::{Trials, Verdict};

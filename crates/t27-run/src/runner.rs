@@ -125,7 +125,7 @@ pub struct Summary {
 
 /// The stack the engines run on: deep recursion in a spec stops at the engines' own depth
 /// limit (a trap), long before this is used up.
-const ENGINE_STACK: usize = 1 << 30;
+pub(crate) const ENGINE_STACK: usize = 1 << 30;
 
 /// Runs every selected block and hands each report to `on_block` as soon as it is known.
 ///
