@@ -65,21 +65,33 @@ impl ModuleScore {
 struct Shown {
     line: usize,
     column: usize,
+    end_line: usize,
+    end_column: usize,
     before: String,
     after: String,
 }
 
+/// The one-line diff of replacing `edit` with `new`: the edit's first line, before and after.
+/// An edit over several lines (a dropped guard, a chain of `or`s) shows its first and last
+/// lines joined by ` … `, so that the diff still names everything it replaces.
 fn shown(text: &str, edit: Span, new: &str) -> Shown {
     let (start, end) = (edit.start as usize, edit.end as usize);
-    let (line, column) = LineIndex::new(text).line_col(text, start);
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let index = LineIndex::new(text);
+    let (line, column) = index.line_col(text, start);
+    let (end_line, end_column) = index.line_col(text, end);
+    let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |i| i + 1);
     let line_end = |from: usize| text[from..].find('\n').map_or(text.len(), |i| from + i);
-    let before = text[line_start..line_end(start)].trim_end();
-    let after = format!(
-        "{}{new}{}",
-        &text[line_start..start],
-        &text[end..line_end(end)]
-    );
+    let first = line_start(start);
+    let before = if end_line == line {
+        text[first..line_end(start)].trim_end().to_string()
+    } else {
+        format!(
+            "{} … {}",
+            text[first..line_end(start)].trim_end(),
+            text[line_start(end)..line_end(end)].trim()
+        )
+    };
+    let after = format!("{}{new}{}", &text[first..start], &text[end..line_end(end)]);
     // Both without the line's indentation.
     let indent = before.len() - before.trim_start().len();
     let cut = |s: &str| {
@@ -91,7 +103,9 @@ fn shown(text: &str, edit: Span, new: &str) -> Shown {
     Shown {
         line,
         column,
-        before: cut(before),
+        end_line,
+        end_column,
+        before: cut(&before),
         after: cut(&after),
     }
 }
@@ -228,6 +242,11 @@ impl Report {
                 "mutation": m.kind.name(),
                 "original": s.before,
                 "mutated": s.after,
+                // The edit itself, machine-applicable: replace from (line, column) to
+                // (end_line, end_column), columns counted in characters, with `replacement`.
+                "end_line": s.end_line,
+                "end_column": s.end_column,
+                "replacement": m.text,
                 "outcome": outcome_word(v),
                 "by": by,
                 "reached": *v != Verdict::NotReached,
