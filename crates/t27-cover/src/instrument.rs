@@ -29,7 +29,7 @@ pub fn instrument(p: &Program, modules: &[ModuleId]) -> (Program, Plan) {
             let mut fp = FnPlan {
                 function: f,
                 module: m,
-                entry: 0,
+                entry: ArmCount::Zero,
                 lines: Vec::new(),
                 branches: Vec::new(),
             };
@@ -48,10 +48,10 @@ pub fn instrument(p: &Program, modules: &[ModuleId]) -> (Program, Plan) {
 }
 
 fn fp_entry(w: &mut Writer, block: &mut Block) {
-    let entry = w.counter();
-    w.fp.entry = entry;
-    w.block(block, ArmCount::Counter(entry));
-    block.stmts.insert(0, count(entry, block.span));
+    let (entered, _) = w.entered_block(block);
+    w.fp.entry = entered;
+    // In source order: a guarded block's `then`s are instrumented before the guards.
+    w.fp.lines.sort_by_key(|l| l.span.start);
 }
 
 struct Writer<'a> {
@@ -174,6 +174,68 @@ impl Writer<'_> {
         reached
     }
 
+    /// Instruments a block that has no count from its context (a function's body, an
+    /// `if`'s `then`); returns how often it is entered and how often its end is reached.
+    /// When the block starts with guards that leave it (`if (c) { ... return X; }`, no
+    /// `else`, a condition that cannot trap), it is entered as often as their `then`s are
+    /// taken plus the times the rest is reached, which a counter after the guards counts: a
+    /// run through a chain of guards then adds to one counter, that of the `then` it takes,
+    /// not to one for each block around it. Otherwise a counter at its start counts it.
+    fn entered_block(&mut self, b: &mut Block) -> (ArmCount, ArmCount) {
+        let guards = b.stmts.iter().take_while(|s| leaving_guard(s)).count();
+        if guards == 0 {
+            let c = self.counter();
+            let after = self.block(b, ArmCount::Counter(c));
+            b.stmts.insert(0, count(c, b.span));
+            return (ArmCount::Counter(c), after);
+        }
+        let mut rest = b.stmts.split_off(guards);
+        let thens: Vec<ArmCount> = b
+            .stmts
+            .iter_mut()
+            .map(|g| match &mut g.kind {
+                StmtKind::If { then, .. } => self.entered_block(then).0,
+                _ => unreachable!("a guard is an `if`"),
+            })
+            .collect();
+        let r = self.counter();
+        // Guard `i` is reached as often as the `then`s from `i` on are taken, plus the rest.
+        let mut reached = vec![ArmCount::Counter(r)];
+        for t in thens.iter().rev() {
+            let after = reached.last().expect("the rest's count").clone();
+            reached.push(ArmCount::sum(t.clone(), after));
+        }
+        reached.reverse();
+        for (i, g) in b.stmts.iter_mut().enumerate() {
+            self.fp.lines.push(Line {
+                span: g.span,
+                count: reached[i].clone(),
+                is_return: false,
+            });
+            let StmtKind::If { cond, .. } = &mut g.kind else {
+                unreachable!("a guard is an `if`")
+            };
+            self.chain(cond, reached[i].clone());
+            self.branch(
+                BranchKind::If,
+                cond.span,
+                vec![
+                    ("then".into(), thens[i].clone()),
+                    ("else".into(), reached[i + 1].clone()),
+                ],
+            );
+        }
+        let rest_span = rest.first().map_or(b.span, |s| s.span);
+        let mut rest_block = Block {
+            stmts: std::mem::take(&mut rest),
+            span: b.span,
+        };
+        let after = self.block(&mut rest_block, ArmCount::Counter(r));
+        b.stmts.push(count(r, rest_span));
+        b.stmts.extend(rest_block.stmts);
+        (reached.swap_remove(0), after)
+    }
+
     /// A new counter at the start of `b`, which is entered that often.
     fn counted_block(&mut self, b: &mut Block) -> ArmCount {
         let c = self.counter();
@@ -208,18 +270,13 @@ impl Writer<'_> {
             } => {
                 // The condition is computed as often as the `if` is reached.
                 self.chain(cond, reached.clone());
-                let t = self.counter();
-                let then_after = self.block(then, ArmCount::Counter(t));
-                then.stmts.insert(0, count(t, then.span));
-                let else_count = ArmCount::difference(reached, ArmCount::Counter(t));
+                let (t, then_after) = self.entered_block(then);
+                let else_count = ArmCount::difference(reached, t.clone());
                 let else_after = self.block(otherwise, else_count.clone());
                 self.branch(
                     BranchKind::If,
                     cond.span,
-                    vec![
-                        ("then".into(), ArmCount::Counter(t)),
-                        ("else".into(), else_count),
-                    ],
+                    vec![("then".into(), t), ("else".into(), else_count)],
                 );
                 return Placed::through(ArmCount::sum(then_after, else_after));
             }
@@ -438,6 +495,44 @@ fn operands_of<'e>(e: &'e mut Expr, op: BinOp, out: &mut Vec<&'e mut Expr>) {
     if let ExprKind::Binary(_, a, b) = &mut e.kind {
         operands_of(a, op, out);
         operands_of(b, op, out);
+    }
+}
+
+/// An `if` without `else` whose `then` never falls through and whose condition cannot stop
+/// the block (no call, no arithmetic, no index: it is computed whenever it is reached).
+fn leaving_guard(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::If {
+            cond,
+            then,
+            otherwise,
+        } => otherwise.stmts.is_empty() && always_leaves(then) && cannot_stop(cond),
+        _ => false,
+    }
+}
+
+/// Whether control never reaches the end of `b`.
+fn always_leaves(b: &Block) -> bool {
+    b.stmts.iter().any(|s| match &s.kind {
+        StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue => true,
+        StmtKind::If {
+            then, otherwise, ..
+        } => always_leaves(then) && always_leaves(otherwise),
+        StmtKind::Block(b) => always_leaves(b),
+        _ => false,
+    })
+}
+
+fn cannot_stop(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Lit(_) | ExprKind::Const(_) | ExprKind::Global(_) | ExprKind::Local(_) => true,
+        ExprKind::Unary(UnOp::Not, x) => cannot_stop(x),
+        ExprKind::Binary(op, a, b)
+            if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) =>
+        {
+            cannot_stop(a) && cannot_stop(b)
+        }
+        _ => false,
     }
 }
 

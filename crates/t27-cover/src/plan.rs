@@ -14,8 +14,8 @@ pub struct Plan {
 pub struct FnPlan {
     pub function: FnId,
     pub module: ModuleId,
-    /// Counts the calls.
-    pub entry: u32,
+    /// How often it is called.
+    pub entry: ArmCount,
     /// Each statement, in source order of where it was written.
     pub lines: Vec<Line>,
     pub branches: Vec<Branch>,

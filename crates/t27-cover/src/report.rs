@@ -63,7 +63,6 @@ pub fn line_col(text: &str, offset: u32) -> (u32, u32) {
 
 impl Coverage {
     pub fn new(p: &Program, sources: &SourceMap, plan: &Plan, counts: &[u64]) -> Coverage {
-        let read = |c: u32| counts.get(c as usize).copied().unwrap_or(0);
         let mut functions = Vec::new();
         for fp in &plan.functions {
             let f = &p.functions[fp.function.index()];
@@ -84,7 +83,7 @@ impl Coverage {
                 name: f.decl.name.clone(),
                 file: module.file,
                 line: line_col(text, f.decl.name_span.start).0,
-                calls: read(fp.entry),
+                calls: fp.entry.read(counts),
                 lines,
                 returns: fp
                     .lines

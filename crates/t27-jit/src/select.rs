@@ -107,7 +107,7 @@ impl FnTranslator<'_, '_, '_> {
         let v = self
             .decided_value(stmts, None)
             .expect("a decision always returns");
-        self.b.ins().return_(&[v]);
+        self.emit_return(&[v]);
         self.after_jump();
     }
 

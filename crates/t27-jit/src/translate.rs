@@ -77,6 +77,12 @@ pub(crate) struct FnTranslator<'a, 'b, 'p> {
     /// Whether the code can stop the block (trap, fail or time out); a caller of a leaf
     /// that cannot need not check after each call.
     pub may_stop: bool,
+    /// Coverage counts made in the copies of an unrolled loop and not yet added to their
+    /// counters (`unroll.rs`): each counter with the amount, known as the code is compiled.
+    pub pending: Vec<(u32, u64)>,
+    /// Whether the statements `stmts` is about to compile are the body of an unrolled copy
+    /// itself, whose counts are deferred into `pending`.
+    pub deferring: bool,
 }
 
 impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
@@ -116,6 +122,8 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
             known: Vec::new(),
             entry_depth,
             may_stop: false,
+            pending: Vec::new(),
+            deferring: false,
         };
         let mut next = 1;
         if is_aggregate(ret) {
@@ -264,7 +272,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         self.b.switch_to_block(trap);
         let site = self.s.site(span, None);
         self.set_status(STATUS_TRAP, trap_code(kind), site);
-        self.b.ins().jump(self.exit, &[]);
+        self.jump_to_exit();
         self.b.switch_to_block(cont);
     }
 
@@ -277,7 +285,14 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
             .ins()
             .load(types::I32, MemFlagsData::trusted(), self.ctx, OFF_STATUS);
         let cont = self.b.create_block();
-        self.b.ins().brif(st, self.exit, &[], cont, &[]);
+        if self.pending.is_empty() {
+            self.b.ins().brif(st, self.exit, &[], cont, &[]);
+        } else {
+            let adds = self.b.create_block();
+            self.b.ins().brif(st, adds, &[], cont, &[]);
+            self.b.switch_to_block(adds);
+            self.jump_to_exit();
+        }
         self.b.switch_to_block(cont);
     }
 
@@ -302,6 +317,39 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
             .load(types::I64, MemFlagsData::trusted(), addr, 0);
         let n = self.b.ins().iadd_imm_s(n, 1);
         self.b.ins().store(MemFlagsData::trusted(), n, addr, 0);
+    }
+
+    /// Counts one for counter `id` later: at the end of the unrolled loop, or when the code
+    /// leaves before it. In straight-line copies of a loop's body the same counter counts
+    /// once in each copy; added one at a time, the copies would wait on each other's stores.
+    pub fn defer_count(&mut self, id: u32) {
+        if self.s.counters.is_null() {
+            return;
+        }
+        match self.pending.iter_mut().find(|(c, _)| *c == id) {
+            Some((_, n)) => *n += 1,
+            None => self.pending.push((id, 1)),
+        }
+    }
+
+    /// Adds the pending counts from `from` on to their counters, here.
+    pub fn add_pending_from(&mut self, from: usize) {
+        if self.pending.len() <= from {
+            return;
+        }
+        let base = self.b.ins().iconst(types::I64, self.s.counters as i64);
+        for i in from..self.pending.len() {
+            let (id, n) = self.pending[i];
+            let addr = self.b.ins().iadd_imm_s(base, i64::from(id) * 8);
+            let flags = MemFlagsData::trusted();
+            let old = self.b.ins().load(types::I64, flags, addr, 0);
+            let new = self.b.ins().iadd_imm_s(old, n as i64);
+            self.b.ins().store(flags, new, addr, 0);
+        }
+    }
+
+    fn add_pending(&mut self) {
+        self.add_pending_from(0);
     }
 
     /// Adds a boolean (`i8`, 0 or 1; negated when `negate`) to coverage counter `id`.
@@ -341,7 +389,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         self.b.ins().brif(flag, stop, &[], cont, &[]);
         self.b.switch_to_block(stop);
         self.set_status(STATUS_TIMEOUT, 0, 0);
-        self.b.ins().jump(self.exit, &[]);
+        self.jump_to_exit();
         self.b.switch_to_block(cont);
     }
 
@@ -369,9 +417,21 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         self.propagate_stop();
     }
 
+    /// Returns `parts`, with the counts still pending added first.
+    pub fn emit_return(&mut self, parts: &[Value]) {
+        self.add_pending();
+        self.b.ins().return_(parts);
+    }
+
+    /// Jumps to `exit`, with the counts still pending added first.
+    fn jump_to_exit(&mut self) {
+        self.add_pending();
+        self.b.ins().jump(self.exit, &[]);
+    }
+
     fn emit_default_return(&mut self) {
         if is_aggregate(&self.ret_ty) {
-            self.b.ins().return_(&[]);
+            self.emit_return(&[]);
             return;
         }
         let parts = abi_parts(&self.ret_ty);
@@ -385,7 +445,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
                 }
             })
             .collect();
-        self.b.ins().return_(&zeros);
+        self.emit_return(&zeros);
     }
 
     /// The end of the body: a function without a return type returns here; one with a return
@@ -399,8 +459,17 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
     }
 
     pub fn stmts(&mut self, stmts: &[Stmt]) {
+        // Only the copy's own statements defer their counts: not those of the blocks in them.
+        let deferring = std::mem::replace(&mut self.deferring, false);
         let mut i = 0;
         while i < stmts.len() {
+            if let StmtKind::Count(id) = stmts[i].kind
+                && deferring
+            {
+                self.defer_count(id);
+                i += 1;
+                continue;
+            }
             if crate::select::is_decision(self.s.p, &self.locals, &stmts[i..]) {
                 self.decide(&stmts[i..]);
                 return;
@@ -410,7 +479,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
                 .and_then(|next| crate::unroll::plan(self.s.p, &stmts[i], next))
             {
                 self.stmt(&stmts[i]);
-                if self.unrolled_loop(&u) {
+                if self.unrolled_loop(&u, deferring) {
                     i += 2;
                 } else {
                     i += 1;
@@ -512,11 +581,11 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
                             (Some(dst), Val::Agg(src)) => {
                                 let ty = self.ret_ty.clone();
                                 self.copy_memory(dst, src, &ty);
-                                self.b.ins().return_(&[]);
+                                self.emit_return(&[]);
                             }
                             _ => {
                                 let parts = v.parts();
-                                self.b.ins().return_(&parts);
+                                self.emit_return(&parts);
                             }
                         }
                     }
@@ -563,7 +632,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         self.b.switch_to_block(fail);
         let site = self.s.site(span, None);
         self.set_status(STATUS_FAIL, 0, site);
-        self.b.ins().jump(self.exit, &[]);
+        self.jump_to_exit();
         self.b.switch_to_block(cont);
     }
 
@@ -575,7 +644,7 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
             .module
             .declare_func_in_func(self.s.imports.capture, self.b.func);
         self.b.ins().call(capture, &[self.ctx]);
-        self.b.ins().jump(self.exit, &[]);
+        self.jump_to_exit();
     }
 
     /// Stores one side of a failed comparison in the context for the host to read.

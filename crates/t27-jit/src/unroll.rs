@@ -13,7 +13,8 @@
 //! Unrolling grows code, and compile time counts (a replay spec compiles thousands of
 //! blocks), so a loop is unrolled only when the copies, loops unrolled inside them included,
 //! stay under [`MAX_WEIGHT`] nodes of IR, counting the body of every leaf function called
-//! (Cranelift inlines the small ones).
+//! (Cranelift inlines the small ones). Coverage probes are not counted, so that counting
+//! changes no unrolling.
 
 use crate::loops::{counted, jumps};
 use crate::translate::{FnTranslator, LocalStore};
@@ -93,6 +94,10 @@ fn weight(p: &Program, stmts: &[Stmt]) -> usize {
 }
 
 fn stmt_weight(p: &Program, s: &Stmt) -> usize {
+    if let StmtKind::Count(_) = s.kind {
+        // Coverage probes weigh nothing: a counted run unrolls the loops a plain one does.
+        return 0;
+    }
     let mut total = 1;
     s.for_each_part(&mut |part| {
         total += match part {
@@ -106,6 +111,9 @@ fn stmt_weight(p: &Program, s: &Stmt) -> usize {
 /// An expression's nodes; a call of a function that calls nothing (which Cranelift may
 /// inline) adds its body.
 fn expr_weight(p: &Program, e: &Expr) -> usize {
+    if let ExprKind::Counted { value, .. } = &e.kind {
+        return expr_weight(p, value);
+    }
     let mut total = 1;
     if let ExprKind::Call(f, _) = &e.kind {
         let body = &p.functions[f.index()].body.block;
@@ -120,7 +128,10 @@ fn expr_weight(p: &Program, e: &Expr) -> usize {
 impl FnTranslator<'_, '_, '_> {
     /// Emits the loop's body once for each value of its counter, which leaves the loop at
     /// its bound. Returns false, having emitted nothing, when the counter is not a scalar.
-    pub fn unrolled_loop(&mut self, u: &Unroll<'_>) -> bool {
+    ///
+    /// The counts at the top of each copy are added once, after the loop (or where the code
+    /// leaves it); when the loop itself is at the top of an enclosing copy, after that loop.
+    pub fn unrolled_loop(&mut self, u: &Unroll<'_>, in_copy: bool) -> bool {
         let LocalStore::Scalar(var) = self.locals[u.counter.index()] else {
             return false;
         };
@@ -129,12 +140,18 @@ impl FnTranslator<'_, '_, '_> {
         };
         let ct = crate::compiler::int_type(t);
         self.below.push((u.counter, u.end));
+        let mark = self.pending.len();
         for k in u.start..u.end {
             let v = self.b.ins().iconst(ct, k as i64);
             self.b.def_var(var, v);
             self.known.push((u.counter, k));
+            self.deferring = true;
             self.stmts(u.body);
             self.known.pop();
+        }
+        if !in_copy {
+            self.add_pending_from(mark);
+            self.pending.truncate(mark);
         }
         self.below.pop();
         let v = self.b.ins().iconst(ct, u.end as i64);
