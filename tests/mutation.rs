@@ -27,7 +27,7 @@ fn checked(path: &Path) -> t27_check::Checked {
 
 fn fixture(path: &Path, name: &str) -> Result<(), Failed> {
     let checked = checked(path);
-    let report = t27_mutate::run(&checked, Engine::DEFAULT, TIMEOUT, MUTANT_BUDGET);
+    let report = mutate(&checked, Engine::DEFAULT, TIMEOUT);
     let p = &checked.program;
     let text = format!(
         "{}\n--- json\n{}",
@@ -54,6 +54,12 @@ fn text_verdict(checked: &t27_check::Checked, budget: Duration, left_out: &[Test
 
 /// The budget of each block unchanged: short where a fixture's block is meant to time out
 /// (an endless loop, left out of the mutants' runs but run with every edited text).
+/// Every mutant of the fixture's sound modules, judged on `engine`.
+fn mutate(checked: &t27_check::Checked, engine: Engine, timeout: Duration) -> t27_mutate::Report {
+    let modules = t27_mutate::Modules::of(checked);
+    t27_mutate::run(checked, &modules.sound, engine, timeout, MUTANT_BUDGET)
+}
+
 fn budget(checked: &t27_check::Checked) -> Duration {
     let short = Duration::from_millis(300);
     let (reports, _) = run_blocks(checked, Engine::Eval, short);
@@ -70,7 +76,7 @@ fn budget(checked: &t27_check::Checked) -> Duration {
 fn edits_do_what_the_mutants_do(path: &Path) -> Result<(), Failed> {
     let checked = checked(path);
     let timeout = budget(&checked);
-    let report = t27_mutate::run(&checked, Engine::Eval, timeout, MUTANT_BUDGET);
+    let report = mutate(&checked, Engine::Eval, timeout);
     let Some(first) = report.mutants.first() else {
         return Ok(());
     };
@@ -128,13 +134,13 @@ fn agree(a: &Verdict, b: &Verdict) -> bool {
 fn engines_agree(path: &Path) -> Result<(), Failed> {
     let checked = checked(path);
     let timeout = budget(&checked);
-    let oracle = t27_mutate::run(&checked, Engine::Eval, timeout, MUTANT_BUDGET).verdicts;
+    let oracle = mutate(&checked, Engine::Eval, timeout).verdicts;
     for engine in [
         Engine::Jit,
         Engine::DEFAULT,
         Engine::Tiered { eval_budget: 3 },
     ] {
-        let report = t27_mutate::run(&checked, engine, timeout, MUTANT_BUDGET);
+        let report = mutate(&checked, engine, timeout);
         let differ: Vec<String> = report
             .mutants
             .iter()

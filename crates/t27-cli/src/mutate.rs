@@ -19,7 +19,8 @@ pub struct Options {
 }
 
 /// Exit codes as `t27 test`'s: 0 when no mutant survives (or, with `--min-score`, when the
-/// score reaches it), 1 otherwise, 2 when the specs do not compile, 3 on a usage error.
+/// score reaches it), 1 otherwise, 2 when a spec does not compile (the modules that do, with
+/// what they import, are mutated all the same), 3 on a usage error.
 pub fn run(opts: &Options) -> u8 {
     if !(opts.timeout > 0.0 && opts.timeout.is_finite()) {
         eprintln!("error: --timeout takes a positive number of seconds");
@@ -45,18 +46,36 @@ pub fn run(opts: &Options) -> u8 {
         .iter()
         .filter(|d| d.is_error())
         .collect();
-    if !errors.is_empty() {
-        for d in &errors {
-            eprint!("{}", t27_diag::render(d, &checked.sources, color));
-        }
+    for d in &errors {
+        eprint!("{}", t27_diag::render(d, &checked.sources, color));
+    }
+    // A module with an error, or importing one, is left out; the others are mutated.
+    let modules = t27_mutate::Modules::of(&checked);
+    for (m, fault) in &modules.skipped {
+        let module = &checked.program.modules[m.index()];
         eprintln!(
-            "error: {} error(s): mutants are made of a program that compiles (`t27 check` lists them)",
+            "skipped: {} (module {}): {}",
+            checked.sources.get(module.file).name,
+            module.name,
+            fault.describe(&checked.program, &checked.sources)
+        );
+    }
+    let compiled = errors.is_empty();
+    if !compiled && modules.sound.is_empty() {
+        eprintln!(
+            "error: {} error(s) and no module without one: mutants are made of modules that compile (`t27 check` lists the errors)",
             errors.len()
         );
         return EXIT_NOT_COMPILED;
     }
     let timeout = Duration::from_secs_f64(opts.timeout);
-    let report = t27_mutate::run(&checked, opts.engine, timeout, t27_mutate::MUTANT_BUDGET);
+    let report = t27_mutate::run(
+        &checked,
+        &modules.sound,
+        opts.engine,
+        timeout,
+        t27_mutate::MUTANT_BUDGET,
+    );
     let p = &checked.program;
     let (_, all) = report.scores(p);
     let passed = match opts.min_score {
@@ -78,9 +97,24 @@ pub fn run(opts: &Options) -> u8 {
         }
         Format::Json => {
             out!("{}", report.json(p, &checked.sources));
-            outln!("{}", report.json_summary(p, opts.min_score, passed));
+            let skipped: Vec<_> = modules.skipped.iter().map(|(m, _)| *m).collect();
+            outln!(
+                "{}",
+                report.json_summary(p, opts.min_score, &skipped, passed && compiled)
+            );
         }
     }
+    if !compiled {
+        eprintln!(
+            "error: {} error(s): {} module(s) left out, not mutated (`t27 check` lists the errors)",
+            errors.len(),
+            modules.skipped.len()
+        );
+    }
     std::mem::forget(checked);
-    if passed { EXIT_PASSED } else { EXIT_FAILED }
+    match (compiled, passed) {
+        (false, _) => EXIT_NOT_COMPILED,
+        (true, true) => EXIT_PASSED,
+        (true, false) => EXIT_FAILED,
+    }
 }

@@ -70,16 +70,55 @@ fn min_score_decides_the_exit_code() {
 }
 
 #[test]
-fn exit_2_when_the_spec_does_not_compile() {
+fn exit_2_when_no_module_compiles() {
     let o = mutate(&["tests/fixtures/errors/E0101-missing-semicolon.t27"]);
     assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
     let err = stderr(&o);
     assert!(err.contains("E0101"), "{err}");
     assert!(
-        err.contains("mutants are made of a program that compiles"),
+        err.contains("no module without one: mutants are made of modules that compile"),
         "{err}"
     );
     assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+}
+
+#[test]
+fn a_tree_with_errors_has_its_sound_modules_mutated_and_exits_2() {
+    let tree = "tests/fixtures/isolation/specs";
+    let o = mutate(&[tree]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(
+        out.contains("QueenBase  3 mutants: 3 killed")
+            && out.contains("QueenClean  3 mutants: 3 killed"),
+        "{out}"
+    );
+    assert!(
+        err.contains(
+            "skipped: tests/fixtures/isolation/specs/queen/router.t27 (module QueenRouter): it imports `queen::keyed`, whose first error is E2001"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("11 error(s): 5 module(s) left out, not mutated"),
+        "{err}"
+    );
+    let o = mutate(&[tree, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let last = stdout(&o)
+        .lines()
+        .last()
+        .map(str::to_string)
+        .unwrap_or_default();
+    let summary: serde_json::Value = serde_json::from_str(&last).expect("the summary");
+    assert_eq!(summary["type"], "mutation_summary");
+    assert_eq!(summary["mutants"], 6);
+    assert_eq!(
+        summary["skipped"].as_array().map(Vec::len),
+        Some(5),
+        "{summary}"
+    );
+    assert_eq!(summary["passed"], false);
 }
 
 #[test]

@@ -16,7 +16,7 @@ pub use make::{Kind, Mutant, mutants};
 pub use report::{ModuleScore, Report};
 
 use std::time::Duration;
-use t27_check::Checked;
+use t27_check::{Checked, ModuleFault, module_faults};
 use t27_ir::ModuleId;
 use t27_run::{Engine, Trials};
 
@@ -24,18 +24,47 @@ use t27_run::{Engine, Trials};
 /// unchanged: what `t27 mutate` gives.
 pub const MUTANT_BUDGET: Duration = Duration::from_millis(200);
 
-/// Makes the mutants of every function of the requested modules and runs the blocks of
-/// those modules against each (`timeout`: the budget of each block unchanged; `budget`: what
-/// a block may take against a mutant beyond ten times that, [`MUTANT_BUDGET`] for
-/// `t27 mutate`). The program must have no errors.
-pub fn run(checked: &Checked, engine: Engine, timeout: Duration, budget: Duration) -> Report {
+/// The requested modules mutants are made of: those that, with every module they import,
+/// have no error; and the others, each with why it is left out.
+pub struct Modules {
+    pub sound: Vec<ModuleId>,
+    pub skipped: Vec<(ModuleId, ModuleFault)>,
+}
+
+impl Modules {
+    pub fn of(checked: &Checked) -> Modules {
+        let p = &*checked.program;
+        let faults = module_faults(checked);
+        let mut modules = Modules {
+            sound: Vec::new(),
+            skipped: Vec::new(),
+        };
+        for (i, fault) in faults.into_iter().enumerate() {
+            let m = ModuleId(i as u32);
+            match fault {
+                _ if !p.modules[i].requested => {}
+                None => modules.sound.push(m),
+                Some(f) => modules.skipped.push((m, f)),
+            }
+        }
+        modules
+    }
+}
+
+/// Makes the mutants of every function of `modules` (sound ones: see [`Modules`]) and runs
+/// the blocks of those modules against each (`timeout`: the budget of each block unchanged;
+/// `budget`: what a block may take against a mutant beyond ten times that,
+/// [`MUTANT_BUDGET`] for `t27 mutate`).
+pub fn run(
+    checked: &Checked,
+    modules: &[ModuleId],
+    engine: Engine,
+    timeout: Duration,
+    budget: Duration,
+) -> Report {
     let p = &*checked.program;
-    let requested: Vec<ModuleId> = (0..p.modules.len())
-        .filter(|&i| p.modules[i].requested)
-        .map(|i| ModuleId(i as u32))
-        .collect();
-    let mutants = mutants(p, &checked.sources, &requested);
-    let mut trials = Trials::new(checked, engine, timeout);
+    let mutants = mutants(p, &checked.sources, modules);
+    let mut trials = Trials::new(checked, modules, engine, timeout);
     trials.budget = budget;
     let verdicts = trials.run_changes(mutants.len(), &|i| {
         (mutants[i].apply(p), mutants[i].function)
@@ -44,6 +73,6 @@ pub fn run(checked: &Checked, engine: Engine, timeout: Duration, budget: Duratio
         mutants,
         verdicts,
         failing: trials.failing(),
-        modules: requested,
+        modules: modules.to_vec(),
     }
 }

@@ -270,8 +270,15 @@ impl Report {
     }
 
     /// The closing JSON object (`"mutation_summary"`): the counts and score of every module,
-    /// the minimum asked for, the blocks left out, and whether the run passed.
-    pub fn json_summary(&self, p: &Program, min_score: Option<f64>, passed: bool) -> String {
+    /// the minimum asked for, the blocks left out, the modules not mutated (`skipped`: with an
+    /// error, or importing one), and whether the run passed.
+    pub fn json_summary(
+        &self,
+        p: &Program,
+        min_score: Option<f64>,
+        skipped: &[ModuleId],
+        passed: bool,
+    ) -> String {
         let (_, all) = self.scores(p);
         let left_out: Vec<String> = self
             .failing
@@ -287,6 +294,7 @@ impl Report {
             "score": all.score(),
             "min_score": min_score,
             "left_out": left_out,
+            "skipped": skipped.iter().map(|m| p.modules[m.index()].name.clone()).collect::<Vec<_>>(),
             "passed": passed,
         })
         .to_string()

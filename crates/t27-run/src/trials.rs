@@ -10,7 +10,7 @@ use crate::watchdog::Watchdog;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use t27_check::Checked;
-use t27_ir::{Body, FnId, ItemRef, Outcome, Program, TestId};
+use t27_ir::{Body, FnId, ItemRef, ModuleId, Outcome, Program, TestId};
 
 /// The blocks of the requested modules, lowered, with what each reaches and how it ran
 /// unchanged.
@@ -58,17 +58,21 @@ impl Trials {
     /// makes it slower is not.
     pub const TIME_FACTOR: u32 = 10;
 
-    /// Lowers the blocks of the requested modules (the program must have no errors: a block
-    /// with one would not run) and runs each on the program as it is, on `engine`, each
-    /// within `timeout`.
-    pub fn new(checked: &Checked, engine: Engine, timeout: Duration) -> Trials {
+    /// Lowers the blocks of `modules` (which, with everything they import, must have no
+    /// errors: a block that reaches one would not run) and runs each on the program as it
+    /// is, on `engine`, each within `timeout`.
+    pub fn new(
+        checked: &Checked,
+        modules: &[ModuleId],
+        engine: Engine,
+        timeout: Duration,
+    ) -> Trials {
         let p = &*checked.program;
         let reach = FnReach::new(p);
         let mut lowerer = checked.block_lowerer();
-        let modules: Vec<TrialModule> = p
-            .modules
+        let modules: Vec<TrialModule> = modules
             .iter()
-            .filter(|m| m.requested)
+            .map(|&m| &p.modules[m.index()])
             .map(|m| TrialModule {
                 blocks: m
                     .items
