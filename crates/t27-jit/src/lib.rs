@@ -8,6 +8,7 @@
 
 mod arith;
 mod compiler;
+mod counting;
 mod expr;
 mod inline;
 mod layout;
