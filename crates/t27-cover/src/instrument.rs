@@ -506,21 +506,9 @@ fn leaving_guard(s: &Stmt) -> bool {
             cond,
             then,
             otherwise,
-        } => otherwise.stmts.is_empty() && always_leaves(then) && cannot_stop(cond),
+        } => otherwise.stmts.is_empty() && then.always_leaves() && cannot_stop(cond),
         _ => false,
     }
-}
-
-/// Whether control never reaches the end of `b`.
-fn always_leaves(b: &Block) -> bool {
-    b.stmts.iter().any(|s| match &s.kind {
-        StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue => true,
-        StmtKind::If {
-            then, otherwise, ..
-        } => always_leaves(then) && always_leaves(otherwise),
-        StmtKind::Block(b) => always_leaves(b),
-        _ => false,
-    })
 }
 
 fn cannot_stop(e: &Expr) -> bool {

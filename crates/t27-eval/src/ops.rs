@@ -32,15 +32,7 @@ pub(crate) fn compare_ints(
         return None;
     }
     let (a, b) = (int(l)?, int(r)?);
-    Some(match op {
-        BinOp::Eq => a == b,
-        BinOp::Ne => a != b,
-        BinOp::Lt => a < b,
-        BinOp::Le => a <= b,
-        BinOp::Gt => a > b,
-        BinOp::Ge => a >= b,
-        _ => return None,
-    })
+    op.compare(&a, &b)
 }
 
 /// Checks that `v` fits the integer type `ty`, trapping with `kind` otherwise.

@@ -130,6 +130,19 @@ impl Block {
         block_calls(self, &mut |_| true)
     }
 
+    /// Whether running the block always ends in a `return`, `break` or `continue`: control
+    /// never reaches its end.
+    pub fn always_leaves(&self) -> bool {
+        self.stmts.iter().any(|s| match &s.kind {
+            StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue => true,
+            StmtKind::If {
+                then, otherwise, ..
+            } => then.always_leaves() && otherwise.always_leaves(),
+            StmtKind::Block(inner) => inner.always_leaves(),
+            _ => false,
+        })
+    }
+
     /// Every function the block calls, in order, with repeats.
     pub fn callees(&self) -> Vec<FnId> {
         let mut found = Vec::new();

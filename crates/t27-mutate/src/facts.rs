@@ -46,7 +46,7 @@ impl Facts {
         let StmtKind::If { cond, then, .. } = &s.kind else {
             return;
         };
-        if !always_leaves(then) {
+        if !then.always_leaves() {
             return;
         }
         let mut terms = Vec::new();
@@ -99,19 +99,6 @@ pub(crate) fn disjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
         }
         _ => out.push(e),
     }
-}
-
-/// Whether running the block always ends in a `return`, `break` or `continue` (so what
-/// follows the `if` that holds it runs only when its condition was false).
-fn always_leaves(b: &Block) -> bool {
-    b.stmts.iter().any(|s| match &s.kind {
-        StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue => true,
-        StmtKind::If {
-            then, otherwise, ..
-        } => always_leaves(then) && always_leaves(otherwise),
-        StmtKind::Block(inner) => always_leaves(inner),
-        _ => false,
-    })
 }
 
 fn assigned_in(b: &Block, out: &mut Vec<LocalId>) {

@@ -2,7 +2,7 @@
 //! node of one number replaced, with the text edit that shows the change in the source.
 
 use crate::facts::{Facts, disjuncts, equality, local};
-use crate::ops::{AgainstConstant, is_comparison, known_int, range, replacements, same_everywhere};
+use crate::ops::{AgainstConstant, known_int, range, replacements, same_everywhere};
 use crate::walk::{Node, Role, walk};
 use num_bigint::BigInt;
 use t27_check::SourceMap;
@@ -202,7 +202,7 @@ impl Finder<'_> {
                 let ExprKind::Binary(op, lhs, rhs) = &cond.kind else {
                     return;
                 };
-                if !is_comparison(*op) || !rhs.ty.is_integer() || known_int(rhs, self.p).is_some() {
+                if !op.is_comparison() || !rhs.ty.is_integer() || known_int(rhs, self.p).is_some() {
                     // A constant bound moves with the constants.
                     return;
                 }
@@ -351,7 +351,7 @@ impl Finder<'_> {
             self.or_chains.push(chain);
         }
         match &e.kind {
-            ExprKind::Binary(op, a, b) if is_comparison(*op) => self.comparison(e, *op, a, b),
+            ExprKind::Binary(op, a, b) if op.is_comparison() => self.comparison(e, *op, a, b),
             ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
                 let other = if *op == BinOp::And {
                     BinOp::Or
@@ -594,7 +594,7 @@ fn known_bool(e: &Expr, p: &Program) -> Option<bool> {
 /// operator) or a `!` (removed).
 fn negation_of_a_kind(e: &Expr) -> bool {
     match &e.kind {
-        ExprKind::Binary(op, ..) => is_comparison(*op),
+        ExprKind::Binary(op, ..) => op.is_comparison(),
         ExprKind::Unary(UnOp::Not, _) => true,
         _ => false,
     }

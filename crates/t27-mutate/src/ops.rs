@@ -5,13 +5,6 @@
 use num_bigint::BigInt;
 use t27_ir::{BinOp, Expr, ExprKind, Program, Value};
 
-pub(crate) fn is_comparison(op: BinOp) -> bool {
-    matches!(
-        op,
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-    )
-}
-
 /// The operators a comparison is changed to, each with whether it moves a boundary: `<` and
 /// `<=`, `>` and `>=`, and an equality made one-sided (`==` to `<=` and `>=`, `!=` to `<` and
 /// `>`); the others negate it. Only `==` and `!=` for operands that are not integers.
@@ -26,18 +19,6 @@ pub(crate) fn replacements(op: BinOp, ordered: bool) -> &'static [(BinOp, bool)]
         (BinOp::Gt, true) => &[(BinOp::Ge, true), (BinOp::Le, false)],
         (BinOp::Ge, true) => &[(BinOp::Gt, true), (BinOp::Lt, false)],
         _ => &[],
-    }
-}
-
-fn holds(op: BinOp, a: &BigInt, b: &BigInt) -> bool {
-    match op {
-        BinOp::Eq => a == b,
-        BinOp::Ne => a != b,
-        BinOp::Lt => a < b,
-        BinOp::Le => a <= b,
-        BinOp::Gt => a > b,
-        BinOp::Ge => a >= b,
-        _ => false,
     }
 }
 
@@ -72,9 +53,9 @@ pub(crate) struct AgainstConstant {
 impl AgainstConstant {
     fn at(&self, x: &BigInt) -> bool {
         if self.flipped {
-            holds(self.op, &self.constant, x)
+            self.op.compare(&self.constant, x) == Some(true)
         } else {
-            holds(self.op, x, &self.constant)
+            self.op.compare(x, &self.constant) == Some(true)
         }
     }
 }

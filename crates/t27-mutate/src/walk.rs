@@ -89,9 +89,7 @@ impl Walk<'_> {
         let (first, rest) = match &e.kind {
             ExprKind::Cast(_) => (role, role),
             ExprKind::If(..) => (Role::Cond, Role::Operand),
-            ExprKind::Binary(op, ..) if crate::ops::is_comparison(*op) => {
-                (Role::Compared, Role::Compared)
-            }
+            ExprKind::Binary(op, ..) if op.is_comparison() => (Role::Compared, Role::Compared),
             _ => (Role::Operand, Role::Operand),
         };
         let mut next_role = first;
