@@ -16,11 +16,13 @@ macro_rules! outln {
     }};
 }
 
+mod breaking;
 mod check;
 mod explain;
 mod files;
 mod fix;
 mod fmt;
+mod git;
 mod host;
 mod mirror;
 mod mutate;
@@ -206,6 +208,25 @@ enum Command {
         #[arg(long, value_name = "PERCENT")]
         min_score: Option<f64>,
         /// Output format: human text, or JSON lines (one per mutant, then a summary).
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// When to color human output.
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+    },
+    /// Compare the public declarations of specs with the same specs at a git revision or in
+    /// a folder: every change a host would notice, and which of them break it.
+    Breaking {
+        /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
+        paths: Vec<PathBuf>,
+        /// The earlier tree: a git revision of the repository the paths are in (read through
+        /// git, the work tree untouched), or a folder that stands for the current folder.
+        #[arg(long, value_name = "REV|DIR")]
+        against: String,
+        /// The spec root `use` paths start from (as for `check`), in both trees.
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+        /// Output format: rendered changes, or one JSON object per change and a summary.
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
         /// When to color human output.
@@ -410,6 +431,19 @@ fn main() -> ExitCode {
             engine: engine.engine(),
             timeout,
             min_score,
+            format,
+            color,
+        }),
+        Command::Breaking {
+            paths,
+            against,
+            root,
+            format,
+            color,
+        } => breaking::run(&breaking::Options {
+            paths,
+            against,
+            root,
             format,
             color,
         }),
