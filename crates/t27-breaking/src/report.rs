@@ -213,7 +213,7 @@ fn help(c: &Change) -> String {
         k if k.is_module_kind() => {
             format!("if it is intended, write `// allow-break {kind}: why` in the module")
         }
-        _ if c.new.is_none() => format!(
+        Kind::ConstRemoved | Kind::FnRemoved | Kind::StructRemoved if c.new.is_none() => format!(
             "if it is intended, write `// allow-break {kind} {}: why` where it stood",
             c.name
         ),

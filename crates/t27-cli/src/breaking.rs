@@ -33,10 +33,17 @@ pub fn run(opts: &Options) -> u8 {
         return EXIT_USAGE;
     };
     let against = Path::new(&opts.against);
+    // A full commit id (what `git merge-base` prints) is shown as its first 12 digits.
+    let full_id = opts.against.len() == 40 && opts.against.bytes().all(|b| b.is_ascii_hexdigit());
+    let label = if full_id {
+        &opts.against[..12]
+    } else {
+        &opts.against
+    };
     let baseline = if against.is_dir() {
         from_folder(against, &paths, opts.root.as_deref())
     } else {
-        from_revision(&opts.against, &paths, opts.root.as_deref())
+        from_revision(&opts.against, label, &paths, opts.root.as_deref())
     };
     let (old, old_name) = match baseline {
         Ok(b) => b,
@@ -45,7 +52,7 @@ pub fn run(opts: &Options) -> u8 {
             return EXIT_USAGE;
         }
     };
-    for (tree, checked) in [("the tree", &new), (opts.against.as_str(), &old)] {
+    for (tree, checked) in [("the tree", &new), (label, &old)] {
         let errors = checked.error_count();
         if errors > 0 {
             eprintln!(
@@ -56,7 +63,7 @@ pub fn run(opts: &Options) -> u8 {
     }
     let comparison = t27_breaking::compare(&old, &new);
     let names = t27_breaking::Names {
-        against: &opts.against,
+        against: label,
         old_file: &old_name,
     };
     match opts.format {
@@ -113,7 +120,12 @@ fn from_folder(dir: &Path, paths: &[PathBuf], root: Option<&Path>) -> Result<Bas
 }
 
 /// The old tree is the same paths at a git revision of the repository they are in.
-fn from_revision(rev: &str, paths: &[PathBuf], root: Option<&Path>) -> Result<Baseline, String> {
+fn from_revision(
+    rev: &str,
+    label: &str,
+    paths: &[PathBuf],
+    root: Option<&Path>,
+) -> Result<Baseline, String> {
     let absolute = |p: &Path| std::fs::canonicalize(p).map_err(|e| format!("{}: {e}", p.display()));
     let first = absolute(&paths[0])?;
     let dir = if first.is_dir() {
@@ -144,12 +156,12 @@ fn from_revision(rev: &str, paths: &[PathBuf], root: Option<&Path>) -> Result<Ba
     let mut loader = MemoryLoader::new(revision.files);
     let old = t27_check::check_declarations(&requested, root.as_deref(), &mut loader);
     io_errors(&old)?;
-    let rev = rev.to_string();
+    let label = label.to_string();
     let name = move |name: &str| {
         let rel = Path::new(name)
             .strip_prefix(&top)
             .unwrap_or(Path::new(name));
-        format!("{rev}:{}", rel.display())
+        format!("{label}:{}", rel.display())
     };
     Ok((old, Box::new(name)))
 }
