@@ -27,6 +27,15 @@ pub fn load_and_check_declarations(
     load_and(paths, root, t27_check::check_declarations)
 }
 
+/// [`load_and_check`], keeping where every name is written and what it stands for
+/// (`t27_check::check_names`): what `t27 doc` links by.
+pub fn load_and_check_names(
+    paths: &[PathBuf],
+    root: Option<&Path>,
+) -> Result<t27_check::Checked, ()> {
+    load_and(paths, root, t27_check::check_names)
+}
+
 type Check = fn(&[PathBuf], Option<&Path>, &mut dyn t27_check::Loader) -> t27_check::Checked;
 
 fn load_and(

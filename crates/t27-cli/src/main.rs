@@ -18,6 +18,7 @@ macro_rules! outln {
 
 mod breaking;
 mod check;
+mod doc;
 mod explain;
 mod files;
 mod fix;
@@ -233,6 +234,27 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
+    /// Write the specs as a static site: an index, and a page per module with its comments,
+    /// every declaration with its value or signature and linked source, a Try-it panel for
+    /// every public function (run in the page by its JavaScript mirror), grids and truth
+    /// tables, and its blocks with their outcomes (`--run`)
+    Doc {
+        /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
+        paths: Vec<PathBuf>,
+        /// The folder the site is written to (made if missing; files already there are
+        /// replaced, others kept).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// The spec root `use` paths start from (as for `check`).
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+        /// Run the test and invariant blocks and show each one's outcome on its page.
+        #[arg(long)]
+        run: bool,
+        /// With `--run`, the budget of each block, in seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        timeout: f64,
+    },
     /// Generate host mirrors of the specs' public constants: `t27 gen ts` or `t27 gen rust`.
     Gen {
         /// `ts`, `js` (with a `.d.ts` beside each file) or `rust`.
@@ -446,6 +468,19 @@ fn main() -> ExitCode {
             root,
             format,
             color,
+        }),
+        Command::Doc {
+            paths,
+            out,
+            root,
+            run,
+            timeout,
+        } => doc::run(&doc::Options {
+            paths,
+            root,
+            out,
+            run,
+            timeout,
         }),
         Command::Gen {
             target,

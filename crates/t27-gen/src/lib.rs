@@ -17,6 +17,16 @@ mod names;
 mod rust;
 mod rustfn;
 pub use names::rust as rust_name;
+
+/// The name a JavaScript or TypeScript mirror exports a spec function or constant by: the
+/// spec's own, with a `_` after a reserved word.
+pub fn js_name(name: &str) -> String {
+    if names::ts_reserved(name) {
+        format!("{name}_")
+    } else {
+        name.to_string()
+    }
+}
 pub use rustfn::rust_host_program;
 mod ts;
 

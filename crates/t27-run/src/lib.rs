@@ -16,7 +16,7 @@ mod select;
 mod trials;
 mod watchdog;
 
-pub use report::{human_block, human_summary, json_block, json_summary, junit};
+pub use report::{human_block, human_summary, json_block, json_summary, junit, outcome_words};
 pub use runner::{
     Answers, BlockReport, CoverageRun, Engine, NotRun, Result as BlockResult, RunOptions, Summary,
     run, run_answered,

@@ -59,6 +59,27 @@ fn explain(names: &ValueNames, outcome: &Outcome) -> (String, Vec<String>) {
     }
 }
 
+/// A block's outcome in words, without its time: the word (`pass`, `fail`, `trap`,
+/// `timeout`, `not run`), what went wrong, the notes with the values, and where (a failed
+/// assert's or a trap's span in the module's file): what `t27 doc` shows beside a block.
+pub fn outcome_words(
+    checked: &Checked,
+    r: &BlockReport,
+) -> (&'static str, String, Vec<String>, Option<t27_diag::Span>) {
+    match &r.result {
+        Result::NotRun(why) => ("not run", reason(checked, why), Vec::new(), None),
+        Result::Ran(outcome) => {
+            let (title, notes) = explain(&r.names, outcome);
+            let at = match outcome {
+                Outcome::Fail { assert, .. } => Some(*assert),
+                Outcome::Trap { span, .. } => Some(*span),
+                _ => None,
+            };
+            (outcome.word(), title, notes, at)
+        }
+    }
+}
+
 /// One block's line, and for a failure the assert's source with its span and the values.
 pub fn human_block(checked: &Checked, r: &BlockReport, color: bool) -> String {
     let b = block(checked, r);
