@@ -77,7 +77,8 @@ fn int_value(p: &Program, c: ConstId) -> Option<i128> {
     }
 }
 
-/// Every integer constant of `c`'s module in `c`'s family, in declaration order.
+/// Every integer constant of `c`'s module in `c`'s family and of its type, in declaration
+/// order (`SENDBACK_CEILING: u32` and `SENDBACK_FLOOR_MS: u64` are no family).
 fn family_of(p: &Program, c: ConstId) -> Option<Vec<Named>> {
     let decl = &p.consts[c.index()].decl;
     let prefix = family_prefix(&decl.name)?;
@@ -86,7 +87,7 @@ fn family_of(p: &Program, c: ConstId) -> Option<Vec<Named>> {
         .iter()
         .enumerate()
         .filter(|(_, k)| k.decl.module == decl.module && k.decl.name.starts_with(prefix))
-        .filter(|(_, k)| k.ty.is_integer())
+        .filter(|(_, k)| k.ty.is_integer() && k.ty == p.consts[c.index()].ty)
         .filter_map(|(i, k)| {
             Some(Named {
                 value: int_value(p, ConstId(i as u32))?,
@@ -193,6 +194,8 @@ fn input(p: &Program, f: FnId, param: LocalId, ty: &Ty) -> Input {
     };
     let mut compared = Compared::default();
     compared_with(p, f, param, &mut compared, &mut Vec::new());
+    compared.consts.sort();
+    compared.consts.dedup();
     let mut values = compared.values.clone();
     values.extend(compared.consts.iter().filter_map(|c| int_value(p, *c)));
     let (low, high) = match (values.iter().min(), values.iter().max()) {
@@ -203,7 +206,8 @@ fn input(p: &Program, f: FnId, param: LocalId, ty: &Ty) -> Input {
         ),
         _ => (min.max(-SLIDER_MARGIN), max.min(SLIDER_MARGIN * 4)),
     };
-    // The family most of the compared constants belong to.
+    // The family most of the compared constants belong to: two of them at least, so that
+    // one comparison with a constant that shares a prefix by chance makes no select.
     let mut families: Vec<(String, usize, ConstId)> = Vec::new();
     for c in &compared.consts {
         let Some(prefix) = family_prefix(&p.consts[c.index()].decl.name) else {
@@ -218,7 +222,7 @@ fn input(p: &Program, f: FnId, param: LocalId, ty: &Ty) -> Input {
     let family = families
         .iter()
         .max_by_key(|(_, n, _)| *n)
-        .filter(|(_, n, _)| *n >= 2 || compared.consts.len() == 1)
+        .filter(|(_, n, _)| *n >= 2)
         .and_then(|(_, _, c)| family_of(p, *c))
         .filter(|members| members.iter().all(|m| m.value >= min && m.value <= max));
     Input::Int {

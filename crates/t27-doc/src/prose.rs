@@ -156,8 +156,9 @@ mod tests {
             &text[code_start(text, 0, text.len())..],
             "pub const A: u8 = 1;\n"
         );
+        let text = "// SPDX-License-Identifier: X\n; a\n; b\nmodule M;";
         assert_eq!(
-            header("// SPDX-License-Identifier: X\n; a\n; b\nmodule M;", 26),
+            header(text, text.find("module").unwrap_or(0)),
             vec!["a", "b"]
         );
     }
