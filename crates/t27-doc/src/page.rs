@@ -122,7 +122,7 @@ fn declaration(site: &Site, names: &Names, m: ModuleId, item: ItemRef, run: &Run
             out.push_str(&doc(&function.decl.doc));
             if function.decl.is_pub {
                 let tried = domain::tried(p, f);
-                out.push_str(&tryit::panel(site, m, &tried, run.mirrored));
+                out.push_str(&tryit::panel(site, &tried, run.mirrored));
             }
             out.push_str(&format!(
                 "<details{}>\n<summary>Source of <code>{}</code></summary>\n{}</details>\n",

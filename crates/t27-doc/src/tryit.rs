@@ -77,7 +77,7 @@ fn field(f: &str, i: usize, param: &domain::Param) -> String {
     format!("<div class=\"param\">\n{label}{control}</div>\n")
 }
 
-pub fn panel(site: &Site, _m: ModuleId, t: &Tried, mirrored: bool) -> String {
+pub fn panel(site: &Site, t: &Tried, mirrored: bool) -> String {
     if !mirrored {
         return String::new();
     }
