@@ -93,13 +93,7 @@ pub fn surface(checked: &Checked) -> Vec<ModuleSurface> {
             let mut decls = Vec::new();
             let mut items = Vec::new();
             for item in &m.items {
-                let decl = match *item {
-                    ItemRef::Const(id) => &p.consts[id.index()].decl,
-                    ItemRef::Global(id) => &p.globals[id.index()].decl,
-                    ItemRef::Fn(id) => &p.functions[id.index()].decl,
-                    ItemRef::Struct(id) => &p.structs[id.index()].decl,
-                    ItemRef::Test(id) => &p.tests[id.index()].decl,
-                };
+                let decl = p.decl(*item);
                 items.push((decl.span, decl.name_span, decl.name.clone()));
                 if let Some(shape) = shape(p, *item) {
                     decls.push(Declared {

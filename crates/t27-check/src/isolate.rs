@@ -138,7 +138,7 @@ impl<'c> Isolation<'c> {
             module_of_file.insert(m.file, module);
             let at = spans.entry(m.file).or_default();
             for item in &m.items {
-                at.push((decl_of(p, *item).span, Node::Item(*item)));
+                at.push((p.decl(*item).span, Node::Item(*item)));
             }
             if let Some(tree) = checked.syntax.get(mi) {
                 for (i, item) in tree.items.iter().enumerate() {
@@ -277,7 +277,7 @@ impl<'c> Isolation<'c> {
     fn name(&self, node: Node) -> String {
         let p = &self.checked.program;
         match node {
-            Node::Item(item) => decl_of(p, item).name.clone(),
+            Node::Item(item) => p.decl(item).name.clone(),
             Node::Module(m) => p.modules[m.index()].name.clone(),
             Node::Use(m, i) => match self
                 .checked
@@ -358,7 +358,7 @@ impl<'c> Isolation<'c> {
                 }
             }
         }
-        let decl = decl_of(p, item);
+        let decl = p.decl(item);
         let file = p.modules[decl.module.index()].file;
         if let Some(sites) = self.import_sites.get(&file) {
             let from = sites.partition_point(|(s, _)| *s < decl.span.start);
@@ -474,14 +474,4 @@ fn located(sources: &dyn Sources, code: Code, file: FileId, span: Span, message:
         "{code} at {}:{line}:{column}: {message}",
         sources.name(file)
     )
-}
-
-fn decl_of(p: &Program, item: ItemRef) -> &t27_ir::Decl {
-    match item {
-        ItemRef::Const(id) => &p.consts[id.index()].decl,
-        ItemRef::Global(id) => &p.globals[id.index()].decl,
-        ItemRef::Fn(id) => &p.functions[id.index()].decl,
-        ItemRef::Struct(id) => &p.structs[id.index()].decl,
-        ItemRef::Test(id) => &p.tests[id.index()].decl,
-    }
 }

@@ -2,7 +2,7 @@
 
 use crate::files::load_and_check_names;
 use crate::{EXIT_OK, EXIT_SPEC_ERRORS, EXIT_USAGE};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 use t27_run::{BlockReport, RunOptions};
@@ -55,7 +55,7 @@ pub fn run(opts: &Options) -> u8 {
         }
     };
     for (path, text) in &files {
-        if let Err(e) = write(&opts.out.join(path), text) {
+        if let Err(e) = crate::mirror::write_atomically(&opts.out.join(path), text) {
             eprintln!("error: {}: {e}", opts.out.join(path).display());
             return EXIT_USAGE;
         }
@@ -77,11 +77,4 @@ pub fn run(opts: &Options) -> u8 {
     } else {
         EXIT_OK
     }
-}
-
-fn write(path: &Path, text: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    std::fs::write(path, text)
 }

@@ -223,7 +223,7 @@ pub fn generate(what: What, paths: &[PathBuf], root: Option<&Path>, out: &Path, 
 
 /// Writes through a temporary file and a rename, so that an interrupted run never leaves a
 /// half-written file.
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+pub(crate) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }

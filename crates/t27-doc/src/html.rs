@@ -35,28 +35,19 @@ pub fn up(p: &Program, from: ModuleId) -> String {
 }
 
 pub fn anchor(p: &Program, item: ItemRef) -> String {
-    match item {
-        ItemRef::Const(id) => format!("const.{}", p.consts[id.index()].decl.name),
-        ItemRef::Global(id) => format!("var.{}", p.globals[id.index()].decl.name),
-        ItemRef::Fn(id) => format!("fn.{}", p.functions[id.index()].decl.name),
-        ItemRef::Struct(id) => format!("struct.{}", p.structs[id.index()].decl.name),
-        ItemRef::Test(id) => format!("test.{}", p.tests[id.index()].decl.name),
-    }
-}
-
-pub fn item_module(p: &Program, item: ItemRef) -> ModuleId {
-    match item {
-        ItemRef::Const(id) => p.consts[id.index()].decl.module,
-        ItemRef::Global(id) => p.globals[id.index()].decl.module,
-        ItemRef::Fn(id) => p.functions[id.index()].decl.module,
-        ItemRef::Struct(id) => p.structs[id.index()].decl.module,
-        ItemRef::Test(id) => p.tests[id.index()].decl.module,
-    }
+    let kind = match item {
+        ItemRef::Const(_) => "const",
+        ItemRef::Global(_) => "var",
+        ItemRef::Fn(_) => "fn",
+        ItemRef::Struct(_) => "struct",
+        ItemRef::Test(_) => "test",
+    };
+    format!("{kind}.{}", p.decl(item).name)
 }
 
 /// Where a link from module `from` to a declaration goes.
 pub fn href_item(p: &Program, from: ModuleId, item: ItemRef) -> String {
-    let to = item_module(p, item);
+    let to = p.decl(item).module;
     let hash = anchor(p, item);
     if to == from {
         format!("#{hash}")

@@ -236,7 +236,7 @@ pub fn module_page(site: &Site, m: ModuleId, run: &Run) -> String {
     let mut rulers = prose::rulers(text, module_at).into_iter().peekable();
     let mut open = false;
     for item in &module.items {
-        let start = item_start(site, *item);
+        let start = p.decl(*item).span.start as usize;
         while let Some((_, title)) = rulers.next_if(|(at, _)| *at < start) {
             if open {
                 main.push_str("</section>\n");
@@ -274,18 +274,6 @@ pub fn module_page(site: &Site, m: ModuleId, run: &Run) -> String {
         &main,
         &scripts,
     )
-}
-
-fn item_start(site: &Site, item: ItemRef) -> usize {
-    let p = &site.checked.program;
-    let span = match item {
-        ItemRef::Const(id) => p.consts[id.index()].decl.span,
-        ItemRef::Global(id) => p.globals[id.index()].decl.span,
-        ItemRef::Fn(id) => p.functions[id.index()].decl.span,
-        ItemRef::Struct(id) => p.structs[id.index()].decl.span,
-        ItemRef::Test(id) => p.tests[id.index()].decl.span,
-    };
-    span.start as usize
 }
 
 /// Where the `module` declaration starts (the end of the file when it has none).

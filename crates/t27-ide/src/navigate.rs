@@ -141,14 +141,14 @@ impl Analysis {
     }
 
     pub(crate) fn item_decl(&self, item: ItemRef) -> (&Decl, NameTarget) {
-        let p = &self.checked.program;
-        match item {
-            ItemRef::Const(id) => (&p.consts[id.index()].decl, NameTarget::Const(id)),
-            ItemRef::Global(id) => (&p.globals[id.index()].decl, NameTarget::Global(id)),
-            ItemRef::Fn(id) => (&p.functions[id.index()].decl, NameTarget::Fn(id)),
-            ItemRef::Struct(id) => (&p.structs[id.index()].decl, NameTarget::Struct(id)),
-            ItemRef::Test(id) => (&p.tests[id.index()].decl, NameTarget::Test(id)),
-        }
+        let target = match item {
+            ItemRef::Const(id) => NameTarget::Const(id),
+            ItemRef::Global(id) => NameTarget::Global(id),
+            ItemRef::Fn(id) => NameTarget::Fn(id),
+            ItemRef::Struct(id) => NameTarget::Struct(id),
+            ItemRef::Test(id) => NameTarget::Test(id),
+        };
+        (self.checked.program.decl(item), target)
     }
 
     /// A module-level declaration's own name, or a struct field's, at `offset` (the

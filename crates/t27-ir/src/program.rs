@@ -40,6 +40,17 @@ impl Program {
         ty.display(&|id| self.struct_name(id)).to_string()
     }
 
+    /// The declaration of a module-level item: its name, module, doc and spans.
+    pub fn decl(&self, item: ItemRef) -> &Decl {
+        match item {
+            ItemRef::Const(id) => &self.consts[id.index()].decl,
+            ItemRef::Global(id) => &self.globals[id.index()].decl,
+            ItemRef::Fn(id) => &self.functions[id.index()].decl,
+            ItemRef::Struct(id) => &self.structs[id.index()].decl,
+            ItemRef::Test(id) => &self.tests[id.index()].decl,
+        }
+    }
+
     /// `fn name(a: T, b: U) -> R`, as a function is declared (without `pub`).
     pub fn signature(&self, id: FnId) -> String {
         let f = &self.functions[id.index()];
