@@ -366,3 +366,25 @@ fn rust_mirrors_compile_and_round_trip() {
         );
     }
 }
+
+/// A host's arguments are checked at the mirror's entry: what the parameter's type does not
+/// hold is a `TypeError` or a `RangeError` naming the parameter, a 64-bit value may be a
+/// bigint, and a string may be a JS string.
+#[test]
+fn javascript_mirror_refuses_what_the_types_do_not_hold() {
+    let req = Request::new("fixtures", "tests/fixtures/gen");
+    let folder = temp("arguments");
+    let dir = folder.path();
+    write_tree(dir, &generate(&req, Target::JavaScript));
+    std::fs::write(dir.join("package.json"), "{ \"type\": \"module\" }").expect("package.json");
+    let script = "import { pick } from './mirror/arguments.js';\n\
+        const call = (...a) => { try { return String(pick(...a)); } catch (e) { return `${e.name}: ${e.message}`; } };\n\
+        for (const args of [\n\
+          [7, -1, true, 0.5, 'n'], [7, -1n, true, 0.5, 'n'], [7, -1, true, 0.5, new Uint8Array([110])],\n\
+          [256, -1, true, 0.5, 'n'], [-1, -1, true, 0.5, 'n'], [1.5, -1, true, 0.5, 'n'], ['7', -1, true, 0.5, 'n'],\n\
+          [7, 2 ** 60, true, 0.5, 'n'], [7, 2n ** 63n, true, 0.5, 'n'], [7, -1, 1, 0.5, 'n'], [7, -1, true, '0.5', 'n'],\n\
+        ]) console.log(call(...args));\n";
+    std::fs::write(dir.join("call.mjs"), script).expect("script");
+    let printed = run(Command::new("node").arg(dir.join("call.mjs")));
+    insta::assert_snapshot!("arguments_refused", printed);
+}

@@ -57,4 +57,18 @@ expect("an ended task cannot end again", next_state(S_ENDED, E_END) === ILLEGAL)
 expect("an empty run idle past its floor", claim_of(true, V_EMPTY, EMPTY_FLOOR_MS, 0, 0) === C_FAILED);
 expect("an empty run still inside it", claim_of(true, V_EMPTY, 1000, 0, 0) === C_REJECTED);
 
+// A 64-bit time may come as a bigint too; and what the spec's types do not hold is refused at
+// the boundary (a RangeError or a TypeError naming the parameter), not answered.
+expect("a bigint time is the same time", claim_of(true, V_EMPTY, BigInt(EMPTY_FLOOR_MS), 0, 0) === C_FAILED);
+function refused(call: () => unknown): boolean {
+  try {
+    call();
+    return false;
+  } catch (e) {
+    return e instanceof RangeError || e instanceof TypeError;
+  }
+}
+expect("a negative queue is refused", refused(() => admission(KIND_BACKLOG, -1)));
+expect("a kind past u8 is refused", refused(() => admission(256, waiting)));
+
 console.log(`${checked} decisions as the spec makes them; the round says: ${refusal}`);

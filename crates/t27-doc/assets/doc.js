@@ -44,6 +44,8 @@
     } catch (e) {
       if (e instanceof $.T27Trap) return { trap: `trap: ${e.message}` };
       if (e instanceof $.T27Timeout) return { trap: "stopped: ran past one second" };
+      // The mirror's own check of an argument (the page checks first; this is its backstop).
+      if (e instanceof RangeError || e instanceof TypeError) return { trap: e.message };
       throw e;
     } finally {
       $.start(Infinity);

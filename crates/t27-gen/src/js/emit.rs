@@ -176,26 +176,49 @@ impl<'a> Emitter<'a> {
                     .collect();
                 format!("{}({})", self.names.exported(id), names.join(", "))
             };
-            let mut args: Vec<String> = f
-                .params
-                .iter()
-                .map(|l| {
-                    let name = &self.locals[l.index()];
-                    match &f.body.locals[l.index()].ty {
-                        Ty::Str => format!("$.str({name})"),
-                        t if contains_str(self.p, t) => format!("$.own({name})"),
-                        _ => name.clone(),
+            let mut args: Vec<String> = Vec::new();
+            for l in &f.params {
+                let name = self.locals[l.index()].clone();
+                let local = &f.body.locals[l.index()];
+                // The spec's own name of the parameter, and where it is declared.
+                let spelled = format!("{:?}", local.name);
+                let arg = match &local.ty {
+                    Ty::Str => format!("$.str({name})"),
+                    Ty::Int(t) if small(*t) => {
+                        let (lo, hi) = bounds(*t);
+                        let at = self.at(local.span);
+                        format!("$.arg({name}, {lo}, {hi}, {spelled}, {at})")
                     }
-                })
-                .collect();
+                    Ty::Int(t) => {
+                        let (lo, hi) = bounds(*t);
+                        let at = self.at(local.span);
+                        format!("$.arg64({name}, {lo}, {hi}, {spelled}, {at})")
+                    }
+                    Ty::Bool => {
+                        let at = self.at(local.span);
+                        format!("$.flag({name}, {spelled}, {at})")
+                    }
+                    Ty::F64 => {
+                        let at = self.at(local.span);
+                        format!("$.real({name}, {spelled}, {at})")
+                    }
+                    t if contains_str(self.p, t) => format!("$.own({name})"),
+                    _ => name,
+                };
+                args.push(arg);
+            }
             if !leaf {
                 let at = self.at(f.decl.name_span);
                 args.push(format!("$.enter({at})"));
             }
-            self.out.push_str(&format!(
-                "export function {signature} {{\n  return {internal}({});\n}}\n",
-                args.join(", ")
-            ));
+            let call = format!("  return {internal}({});", args.join(", "));
+            let call = if call.len() <= 100 {
+                call
+            } else {
+                format!("  return {internal}(\n    {}\n  );", args.join(",\n    "))
+            };
+            self.out
+                .push_str(&format!("export function {signature} {{\n{call}\n}}\n"));
         }
         let mut params = params;
         if !leaf {

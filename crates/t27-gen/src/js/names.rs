@@ -23,6 +23,12 @@ const USED_GLOBALS: &[&str] = &[
     "Infinity",
 ];
 
+/// Whether a host's argument of this type is checked by the function's entry (`$.arg`,
+/// `$.arg64`, `$.flag`, `$.real`).
+pub(crate) fn checked_at_entry(ty: &t27_ir::Ty) -> bool {
+    matches!(ty, t27_ir::Ty::Int(_) | t27_ir::Ty::Bool | t27_ir::Ty::F64)
+}
+
 pub(crate) struct Names {
     pub structs: Vec<String>,
     /// Per constant: the exported name the code reads it by (a public constant of the home
@@ -83,14 +89,16 @@ impl Names {
         };
         for f in &p.functions {
             let exported = qualified(f.decl.module, &f.decl.name);
-            // The host's entry converts its strings, and counts a call of a function that
-            // calls others against the depth limit, as a spec's own call does.
+            // The host's entry checks its numbers and flags and converts its strings, and
+            // counts a call of a function that calls others against the depth limit, as a
+            // spec's own call does.
             let wrapped = f.decl.module == home
                 && f.decl.is_pub
                 && (f.body.block.makes_calls()
-                    || f.params
-                        .iter()
-                        .any(|l| contains_str(p, &f.body.locals[l.index()].ty)));
+                    || f.params.iter().any(|l| {
+                        let ty = &f.body.locals[l.index()].ty;
+                        checked_at_entry(ty) || contains_str(p, ty)
+                    }));
             let internal = if wrapped {
                 format!("{exported}$")
             } else {

@@ -80,6 +80,47 @@ export function leave() {
   depth--;
 }
 
+// ---- A host's arguments ---------------------------------------------------------------------
+//
+// A public function checks what a host passes it before the spec's code sees it: the spec
+// says nothing of a u8 of 300 or a flag of "yes", so the mirror refuses them (a TypeError for
+// the wrong kind of value, a RangeError for a number out of the parameter's type) instead of
+// answering something the spec never decided. `at` is the parameter in the spec.
+
+function shown(v) {
+  return typeof v === "bigint" ? `${v}n` : typeof v === "string" ? JSON.stringify(v) : String(v);
+}
+
+/** An integer argument of up to 32 bits: a number, whole, in [lo, hi]. */
+export function arg(v, lo, hi, name, at) {
+  if (typeof v !== "number" || !Number.isInteger(v)) {
+    throw new TypeError(`${name} must be a whole number, got ${shown(v)} (${at})`);
+  }
+  if (v < lo || v > hi) throw new RangeError(`${name} must be from ${lo} to ${hi}, got ${v} (${at})`);
+  return v;
+}
+
+/** A 64-bit integer argument: a safe integer number or a bigint, in [lo, hi], canonical. */
+export function arg64(v, lo, hi, name, at) {
+  if (typeof v === "number" ? !Number.isSafeInteger(v) : typeof v !== "bigint") {
+    throw new TypeError(`${name} must be a safe whole number or a bigint, got ${shown(v)} (${at})`);
+  }
+  if (v < lo || v > hi) throw new RangeError(`${name} must be from ${lo} to ${hi}, got ${shown(v)} (${at})`);
+  return canon(BigInt(v));
+}
+
+/** A `bool` argument. */
+export function flag(v, name, at) {
+  if (typeof v !== "boolean") throw new TypeError(`${name} must be true or false, got ${shown(v)} (${at})`);
+  return v;
+}
+
+/** An `f64` argument. */
+export function real(v, name, at) {
+  if (typeof v !== "number") throw new TypeError(`${name} must be a number, got ${shown(v)} (${at})`);
+  return v;
+}
+
 // ---- Integers of up to 32 bits (numbers) ----------------------------------------------------
 
 /** `v` if it is in [lo, hi], else the trap `kind`. */
