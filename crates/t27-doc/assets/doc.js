@@ -14,8 +14,25 @@
 
   /** The argument a parameter takes from the text of its input, or a RangeError. */
   function argument(param, text) {
+    if (param.type === "list") {
+      const items = String(text).split(",").map((t) => t.trim());
+      if (items.length !== param.len) {
+        throw new RangeError(`${param.name} must be ${param.len} values separated by commas, got ${items.length}`);
+      }
+      return items.map((t) => {
+        if (param.elem.type === "bool" && t !== "true" && t !== "false") {
+          throw new RangeError(`${param.name}: each value must be true or false`);
+        }
+        return argument(param.elem, t);
+      });
+    }
     if (param.type === "bool") return text === "true";
     if (param.type === "str") return $.utf8(text);
+    if (param.type === "f64") {
+      const x = Number(String(text).trim());
+      if (String(text).trim() === "" || Number.isNaN(x)) throw new RangeError(`${param.name} must be a number`);
+      return x;
+    }
     const digits = String(text).trim();
     // BigInt("") is 0n: an empty or half-typed field is no number.
     if (!/^-?[0-9]+$/.test(digits)) throw new RangeError(`${param.name} must be a whole number`);

@@ -29,9 +29,26 @@ pub enum Input {
         family: Option<Vec<Named>>,
     },
     Str,
-    /// A type the page has no input for (arrays, structs, views, floats).
+    /// An `f64`: a number field.
+    Real,
+    /// A `[N]T` of integers or flags, typed as a list separated by commas.
+    List {
+        elem: ListElem,
+        len: u64,
+    },
+    /// A type the page has no input for (structs, tuples, views, arrays of those or of arrays).
     Other(String),
 }
+
+/// What a list's elements are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListElem {
+    Bool,
+    Int(IntTy),
+}
+
+/// The longest array the page offers a list for.
+const LIST_MAX: u64 = 64;
 
 #[derive(Clone, Debug)]
 pub struct Param {
@@ -185,7 +202,16 @@ fn input(p: &Program, f: FnId, param: LocalId, ty: &Ty) -> Input {
     let ty = match ty {
         Ty::Bool => return Input::Bool,
         Ty::Str => return Input::Str,
+        Ty::F64 => return Input::Real,
         Ty::Int(t) => *t,
+        Ty::Array(elem, len) if *len <= LIST_MAX => {
+            let elem = match **elem {
+                Ty::Bool => ListElem::Bool,
+                Ty::Int(t) => ListElem::Int(t),
+                _ => return Input::Other(p.ty_name(ty)),
+            };
+            return Input::List { elem, len: *len };
+        }
         other => return Input::Other(p.ty_name(other)),
     };
     let (min, max) = match (i128::try_from(ty.min()), i128::try_from(ty.max())) {

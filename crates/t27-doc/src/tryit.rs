@@ -4,7 +4,7 @@
 //! page's JSON (`page_data`) tells `doc.js` each function's parameters, answers and sentinels.
 
 use crate::Site;
-use crate::domain::{self, Input, Table, Tried};
+use crate::domain::{self, Input, ListElem, Table, Tried};
 use crate::html::escape;
 use serde_json::{Value as Json, json};
 use t27_ir::{ItemRef, ModuleId};
@@ -70,6 +70,21 @@ fn field(f: &str, i: usize, param: &domain::Param) -> String {
                 escape(&id),
                 escape(&param.name),
                 ty.name()
+            )
+        }
+        Input::Real => format!(
+            "<input type=\"number\" id=\"{}\" data-param=\"{i}\" step=\"any\" value=\"0\">\n",
+            escape(&id)
+        ),
+        Input::List { elem, len } => {
+            let (zero, ty) = match elem {
+                ListElem::Bool => ("false", "bool".to_string()),
+                ListElem::Int(t) => ("0", t.name().to_string()),
+            };
+            let start = vec![zero; *len as usize].join(", ");
+            format!(
+                "<input type=\"text\" id=\"{0}\" data-param=\"{i}\" value=\"{start}\" spellcheck=\"false\" aria-describedby=\"{0}-range\">\n<span class=\"range\" id=\"{0}-range\">{len} × {ty}, separated by commas</span>\n",
+                escape(&id)
             )
         }
         Input::Other(_) => String::new(),
@@ -218,12 +233,28 @@ pub fn page_data(site: &Site, m: ModuleId) -> Json {
             .map(|param| match &param.input {
                 Input::Bool => json!({"name": param.name, "type": "bool"}),
                 Input::Str => json!({"name": param.name, "type": "str"}),
+                Input::Real => json!({"name": param.name, "type": "f64"}),
                 Input::Int { ty, min, max, .. } => json!({
                     "name": param.name,
                     "type": ty.name(),
                     "min": min.to_string(),
                     "max": max.to_string(),
                     "wide": ty.bits() == 64,
+                }),
+                Input::List { elem, len } => json!({
+                    "name": param.name,
+                    "type": "list",
+                    "len": len,
+                    "elem": match elem {
+                        ListElem::Bool => json!({"name": param.name, "type": "bool"}),
+                        ListElem::Int(t) => json!({
+                            "name": param.name,
+                            "type": t.name(),
+                            "min": i128::try_from(t.min()).unwrap_or(0).to_string(),
+                            "max": i128::try_from(t.max()).unwrap_or(0).to_string(),
+                            "wide": t.bits() == 64,
+                        }),
+                    },
                 }),
                 Input::Other(ty) => json!({"name": param.name, "type": ty}),
             })
