@@ -3,25 +3,13 @@
 // an f64, arrays as lists, a reserved word as a name), and whose names link across modules.
 //
 //   node tests/doc/inputs.test.mjs SITE_DIR
-import { chromium } from "playwright-core";
+import { launch } from "./browser.mjs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import assert from "node:assert/strict";
 
 const site = resolve(process.argv[2] || "");
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-});
+const browser = await launch();
 const page = await browser.newPage();
 const errors = [];
 page.on("pageerror", (e) => errors.push(e.message));

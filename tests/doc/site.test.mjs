@@ -3,7 +3,7 @@
 // tables as a reader would, follows links, and takes a screenshot of every page.
 //
 //   node tests/doc/site.test.mjs SITE_DIR SCREENSHOT_DIR
-import { chromium } from "playwright-core";
+import { launch } from "./browser.mjs";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -17,19 +17,7 @@ if (!site || !shots) {
 mkdirSync(shots, { recursive: true });
 const url = (page) => pathToFileURL(join(site, page)).href;
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-});
+const browser = await launch();
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 const errors = [];
 page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message}`));
