@@ -99,16 +99,23 @@ fn int_value(p: &Program, c: ConstId) -> Option<i128> {
 fn family_of(p: &Program, c: ConstId) -> Option<Vec<Named>> {
     let decl = &p.consts[c.index()].decl;
     let prefix = family_prefix(&decl.name)?;
-    let members: Vec<Named> = p
-        .consts
+    let ty = &p.consts[c.index()].ty;
+    // The module's own items, in declaration order: not every constant of the program.
+    let members: Vec<Named> = p.modules[decl.module.index()]
+        .items
         .iter()
-        .enumerate()
-        .filter(|(_, k)| k.decl.module == decl.module && k.decl.name.starts_with(prefix))
-        .filter(|(_, k)| k.ty.is_integer() && k.ty == p.consts[c.index()].ty)
-        .filter_map(|(i, k)| {
+        .filter_map(|item| match item {
+            t27_ir::ItemRef::Const(k) => Some(*k),
+            _ => None,
+        })
+        .filter(|k| {
+            let k = &p.consts[k.index()];
+            k.decl.name.starts_with(prefix) && k.ty.is_integer() && k.ty == *ty
+        })
+        .filter_map(|k| {
             Some(Named {
-                value: int_value(p, ConstId(i as u32))?,
-                name: k.decl.name.clone(),
+                value: int_value(p, k)?,
+                name: p.consts[k.index()].decl.name.clone(),
             })
         })
         .collect();

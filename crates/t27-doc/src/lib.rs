@@ -40,6 +40,8 @@ pub(crate) struct Site<'a> {
     /// Each block's report from the run, when there was one.
     pub reports: HashMap<TestId, &'a BlockReport>,
     pub ran: bool,
+    /// Every name written, sorted by place once for all the pages.
+    pub names: code::Names<'a>,
 }
 
 /// What one module's page can run.
@@ -74,6 +76,7 @@ pub fn site(
             .map(|r| (r.test, r))
             .collect(),
         ran: reports.is_some(),
+        names: code::Names::new(checked),
     };
     let faults = t27_check::module_faults(checked);
     let source = |m: ModuleId| checked.sources.get(p.modules[m.index()].file).text.clone();

@@ -2,7 +2,7 @@
 //! section rulers, each with its doc comment, its value or signature and its linked source,
 //! a Try-it panel and a table for every public function, and its blocks with their outcomes.
 
-use crate::code::{Names, linked};
+use crate::code::linked;
 use crate::domain;
 use crate::html::{anchor, escape, page_path, up};
 use crate::prose;
@@ -49,13 +49,13 @@ fn ty(site: &Site, t: &t27_ir::Ty) -> String {
 }
 
 /// The source of a declaration (without its doc lines), names linked.
-fn source(site: &Site, names: &Names, m: ModuleId, span: t27_diag::Span) -> String {
+fn source(site: &Site, m: ModuleId, span: t27_diag::Span) -> String {
     let p = &site.checked.program;
     let text = &site.checked.sources.get(p.modules[m.index()].file).text;
     let start = prose::code_start(text, span.start as usize, span.end as usize);
     let code = linked(
         site.checked,
-        names,
+        &site.names,
         m,
         t27_diag::Span::new(start, span.end as usize),
     );
@@ -72,7 +72,7 @@ fn doc(text: &Option<String>) -> String {
     }
 }
 
-fn declaration(site: &Site, names: &Names, m: ModuleId, item: ItemRef, run: &Run) -> String {
+fn declaration(site: &Site, m: ModuleId, item: ItemRef, run: &Run) -> String {
     let p = &site.checked.program;
     let id = anchor(p, item);
     let mut out = format!("<section class=\"decl\" id=\"{}\">\n", escape(&id));
@@ -86,7 +86,7 @@ fn declaration(site: &Site, names: &Names, m: ModuleId, item: ItemRef, run: &Run
                 ty(site, &k.ty)
             ));
             out.push_str(&doc(&k.decl.doc));
-            out.push_str(&source(site, names, m, k.decl.span));
+            out.push_str(&source(site, m, k.decl.span));
             out.push_str(&value_line(site, m, &k.init, k.value.as_ref()));
         }
         ItemRef::Global(g) => {
@@ -98,7 +98,7 @@ fn declaration(site: &Site, names: &Names, m: ModuleId, item: ItemRef, run: &Run
                 ty(site, &v.ty)
             ));
             out.push_str(&doc(&v.decl.doc));
-            out.push_str(&source(site, names, m, v.decl.span));
+            out.push_str(&source(site, m, v.decl.span));
             out.push_str(&value_line(site, m, &v.init, v.value.as_ref()));
         }
         ItemRef::Struct(s) => {
@@ -109,7 +109,7 @@ fn declaration(site: &Site, names: &Names, m: ModuleId, item: ItemRef, run: &Run
                 escape(&st.decl.name)
             ));
             out.push_str(&doc(&st.decl.doc));
-            out.push_str(&source(site, names, m, st.decl.span));
+            out.push_str(&source(site, m, st.decl.span));
         }
         ItemRef::Fn(f) => {
             let function = &p.functions[f.index()];
@@ -128,7 +128,7 @@ fn declaration(site: &Site, names: &Names, m: ModuleId, item: ItemRef, run: &Run
                 "<details{}>\n<summary>Source of <code>{}</code></summary>\n{}</details>\n",
                 if function.decl.is_pub { "" } else { " open" },
                 escape(&function.decl.name),
-                source(site, names, m, function.decl.span)
+                source(site, m, function.decl.span)
             ));
         }
         ItemRef::Test(t) => {
@@ -146,7 +146,7 @@ fn declaration(site: &Site, names: &Names, m: ModuleId, item: ItemRef, run: &Run
             out.push_str(&format!(
                 "<details>\n<summary>Source of <code>{}</code></summary>\n{}</details>\n",
                 escape(&test.decl.name),
-                source(site, names, m, test.decl.span)
+                source(site, m, test.decl.span)
             ));
         }
     }
@@ -194,7 +194,6 @@ pub fn module_page(site: &Site, m: ModuleId, run: &Run) -> String {
     let p = &site.checked.program;
     let module = &p.modules[m.index()];
     let text = &site.checked.sources.get(module.file).text;
-    let names = Names::new(site.checked);
     let module_at = module_offset(text);
     let mut main = format!(
         "<h1>{} <small>{}.t27</small></h1>\n",
@@ -248,7 +247,7 @@ pub fn module_page(site: &Site, m: ModuleId, run: &Run) -> String {
             ));
             open = true;
         }
-        main.push_str(&declaration(site, &names, m, *item, run));
+        main.push_str(&declaration(site, m, *item, run));
     }
     if open {
         main.push_str("</section>\n");
