@@ -122,6 +122,18 @@ fn family_of(p: &Program, c: ConstId) -> Option<Vec<Named>> {
     (members.len() >= 2).then_some(members)
 }
 
+/// The key most of `keys` share, with how many share it (of equals, the last seen).
+fn most_common<K: PartialEq>(keys: impl IntoIterator<Item = K>) -> Option<(K, usize)> {
+    let mut counts: Vec<(K, usize)> = Vec::new();
+    for key in keys {
+        match counts.iter_mut().find(|(k, _)| *k == key) {
+            Some(entry) => entry.1 += 1,
+            None => counts.push((key, 1)),
+        }
+    }
+    counts.into_iter().max_by_key(|(_, n)| *n)
+}
+
 /// Calls `f` on every expression of `block`, operands included.
 fn each_expr<'a>(block: &'a Block, f: &mut dyn FnMut(&'a Expr)) {
     fn expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
@@ -241,22 +253,14 @@ fn input(p: &Program, f: FnId, param: LocalId, ty: &Ty) -> Input {
     };
     // The family most of the compared constants belong to: two of them at least, so that
     // one comparison with a constant that shares a prefix by chance makes no select.
-    let mut families: Vec<(String, usize, ConstId)> = Vec::new();
-    for c in &compared.consts {
-        let Some(prefix) = family_prefix(&p.consts[c.index()].decl.name) else {
-            continue;
-        };
-        let key = format!("{}:{prefix}", p.consts[c.index()].decl.module.0);
-        match families.iter_mut().find(|(k, _, _)| *k == key) {
-            Some(entry) => entry.1 += 1,
-            None => families.push((key, 1, *c)),
-        }
-    }
-    let family = families
-        .iter()
-        .max_by_key(|(_, n, _)| *n)
-        .filter(|(_, n, _)| *n >= 2)
-        .and_then(|(_, _, c)| family_of(p, *c))
+    let family_key = |c: &ConstId| {
+        let decl = &p.consts[c.index()].decl;
+        family_prefix(&decl.name).map(|prefix| (decl.module, prefix))
+    };
+    let family = most_common(compared.consts.iter().filter_map(family_key))
+        .filter(|(_, n)| *n >= 2)
+        .and_then(|(key, _)| compared.consts.iter().find(|c| family_key(c) == Some(key)))
+        .and_then(|c| family_of(p, *c))
         .filter(|members| members.iter().all(|m| m.value >= min && m.value <= max));
     Input::Int {
         ty,
@@ -325,23 +329,15 @@ fn answers(p: &Program, f: FnId) -> Vec<Named> {
 /// The answers outside the family most of the answers belong to.
 fn sentinels(answers: &[Named]) -> BTreeSet<i128> {
     let prefix = |n: &Named| family_prefix(&n.name).unwrap_or(&n.name).to_string();
-    let mut counts: Vec<(String, usize)> = Vec::new();
-    for a in answers {
-        let key = prefix(a);
-        match counts.iter_mut().find(|(k, _)| *k == key) {
-            Some(entry) => entry.1 += 1,
-            None => counts.push((key, 1)),
-        }
-    }
-    let Some((major, n)) = counts.iter().max_by_key(|(_, n)| *n) else {
+    let Some((major, n)) = most_common(answers.iter().map(prefix)) else {
         return BTreeSet::new();
     };
-    if *n < 2 {
+    if n < 2 {
         return BTreeSet::new();
     }
     answers
         .iter()
-        .filter(|a| prefix(a) != *major)
+        .filter(|a| prefix(a) != major)
         .map(|a| a.value)
         .collect()
 }

@@ -3,7 +3,7 @@
 //! a Try-it panel and a table for every public function, and its blocks with their outcomes.
 
 use crate::code::linked;
-use crate::domain;
+use crate::domain::{self, Tried};
 use crate::html::{anchor, escape, page_path, up};
 use crate::prose;
 use crate::tryit;
@@ -72,7 +72,8 @@ fn doc(text: &Option<String>) -> String {
     }
 }
 
-fn declaration(site: &Site, m: ModuleId, item: ItemRef, run: &Run) -> String {
+/// `tried` holds the module's public functions as the page runs them ([`domain::tried`]).
+fn declaration(site: &Site, m: ModuleId, item: ItemRef, run: &Run, tried: &[Tried]) -> String {
     let p = &site.checked.program;
     let id = anchor(p, item);
     let mut out = format!("<section class=\"decl\" id=\"{}\">\n", escape(&id));
@@ -120,9 +121,8 @@ fn declaration(site: &Site, m: ModuleId, item: ItemRef, run: &Run) -> String {
                 escape(&p.signature(f))
             ));
             out.push_str(&doc(&function.decl.doc));
-            if function.decl.is_pub {
-                let tried = domain::tried(p, f);
-                out.push_str(&tryit::panel(site, &tried, run.mirrored));
+            if let Some(t) = tried.iter().find(|t| t.function == f) {
+                out.push_str(&tryit::panel(site, t, run.mirrored));
             }
             out.push_str(&format!(
                 "<details{}>\n<summary>Source of <code>{}</code></summary>\n{}</details>\n",
@@ -232,6 +232,14 @@ pub fn module_page(site: &Site, m: ModuleId, run: &Run) -> String {
         ));
     }
     main.push_str(&crate::blocks::summary(site, m));
+    let tried: Vec<Tried> = module
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            ItemRef::Fn(f) if p.functions[f.index()].decl.is_pub => Some(domain::tried(p, *f)),
+            _ => None,
+        })
+        .collect();
     let mut rulers = prose::rulers(text, module_at).into_iter().peekable();
     let mut open = false;
     for item in &module.items {
@@ -247,14 +255,14 @@ pub fn module_page(site: &Site, m: ModuleId, run: &Run) -> String {
             ));
             open = true;
         }
-        main.push_str(&declaration(site, m, *item, run));
+        main.push_str(&declaration(site, m, *item, run, &tried));
     }
     if open {
         main.push_str("</section>\n");
     }
     main.push_str(&format!(
         "<script type=\"application/json\" id=\"t27-page\">{}</script>\n",
-        crate::html::script_json(&tryit::page_data(site, m))
+        crate::html::script_json(&tryit::page_data(site, m, &tried))
     ));
     let root = up(p, m);
     let scripts = if run.mirrored {

@@ -7,7 +7,7 @@ use crate::Site;
 use crate::domain::{self, Input, ListElem, Table, Tried};
 use crate::html::escape;
 use serde_json::{Value as Json, json};
-use t27_ir::{ItemRef, ModuleId};
+use t27_ir::ModuleId;
 
 fn name(site: &Site, t: &Tried) -> String {
     site.checked.program.functions[t.function.index()]
@@ -211,22 +211,26 @@ fn sentinel_words(t: &Tried) -> String {
     names.join(", ")
 }
 
+/// An integer parameter as `doc.js` checks it: its type's range, and whether it is 64-bit
+/// (a bigint past a safe integer).
+fn int_param(name: &str, ty: t27_ir::IntTy) -> Json {
+    json!({
+        "name": name,
+        "type": ty.name(),
+        "min": ty.min().to_string(),
+        "max": ty.max().to_string(),
+        "wide": ty.bits() == 64,
+    })
+}
+
 /// What `doc.js` needs to run the page's functions: each public function's parameters (type,
 /// range), the constants that name its answers, and the answers its tables grey out.
-pub fn page_data(site: &Site, m: ModuleId) -> Json {
+pub fn page_data(site: &Site, m: ModuleId, tried: &[Tried]) -> Json {
     let p = &site.checked.program;
     let module = &p.modules[m.index()];
     let mut functions = serde_json::Map::new();
-    for item in &module.items {
-        let ItemRef::Fn(f) = item else { continue };
-        let function = &p.functions[f.index()];
-        if !function.decl.is_pub {
-            continue;
-        }
-        let t = domain::tried(p, *f);
-        if !t.runnable() {
-            continue;
-        }
+    for t in tried.iter().filter(|t| t.runnable()) {
+        let function = &p.functions[t.function.index()];
         let params: Vec<Json> = t
             .params
             .iter()
@@ -234,26 +238,14 @@ pub fn page_data(site: &Site, m: ModuleId) -> Json {
                 Input::Bool => json!({"name": param.name, "type": "bool"}),
                 Input::Str => json!({"name": param.name, "type": "str"}),
                 Input::Real => json!({"name": param.name, "type": "f64"}),
-                Input::Int { ty, min, max, .. } => json!({
-                    "name": param.name,
-                    "type": ty.name(),
-                    "min": min.to_string(),
-                    "max": max.to_string(),
-                    "wide": ty.bits() == 64,
-                }),
+                Input::Int { ty, .. } => int_param(&param.name, *ty),
                 Input::List { elem, len } => json!({
                     "name": param.name,
                     "type": "list",
                     "len": len,
                     "elem": match elem {
                         ListElem::Bool => json!({"name": param.name, "type": "bool"}),
-                        ListElem::Int(t) => json!({
-                            "name": param.name,
-                            "type": t.name(),
-                            "min": i128::try_from(t.min()).unwrap_or(0).to_string(),
-                            "max": i128::try_from(t.max()).unwrap_or(0).to_string(),
-                            "wide": t.bits() == 64,
-                        }),
+                        ListElem::Int(t) => int_param(&param.name, *t),
                     },
                 }),
                 Input::Other(ty) => json!({"name": param.name, "type": ty}),
