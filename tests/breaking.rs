@@ -6,21 +6,11 @@ mod common;
 
 use common::*;
 use libtest_mimic::{Arguments, Failed, Trial};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use t27_breaking::{Comparison, Kind, Names};
 use t27_check::Checked;
 
 const FIXTURES: &str = "tests/fixtures/breaking";
-
-fn cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(FIXTURES)
-        .expect("the breaking fixtures are readable")
-        .map(|e| e.expect("fixture entry").path())
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
-    cases
-}
 
 fn compared(case: &Path) -> (Checked, Checked, Comparison) {
     let tree = |side: &str| {
@@ -51,7 +41,7 @@ fn fixture(case: &Path, name: &str) -> Result<(), Failed> {
 /// Every kind of change is reported by some fixture, so each has its snapshot.
 fn every_kind_has_a_fixture() {
     let mut seen = Vec::new();
-    for case in cases() {
+    for (case, _) in case_dirs(FIXTURES) {
         seen.extend(compared(&case).2.changes.iter().map(|c| c.kind));
     }
     let missing: Vec<&str> = Kind::ALL
@@ -65,10 +55,7 @@ fn every_kind_has_a_fixture() {
 fn main() {
     let args = Arguments::from_args();
     let mut trials = plain_trials(vec![("every_kind_has_a_fixture", every_kind_has_a_fixture)]);
-    for case in cases() {
-        let name = case
-            .file_name()
-            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    for (case, name) in case_dirs(FIXTURES) {
         trials.push(Trial::test(format!("fixture::{name}"), move || {
             fixture(&case, &name)
         }));

@@ -17,16 +17,6 @@ const FIXTURES: &str = "tests/fixtures/doc";
 /// runtime (the mirrors' own, as a classic script).
 const SHARED: &[&str] = &["doc.css", "doc.js", "t27_runtime.js"];
 
-fn cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(FIXTURES)
-        .expect("the doc fixtures are readable")
-        .map(|e| e.expect("fixture entry").path())
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
-    cases
-}
-
 fn site(case: &Path) -> BTreeMap<PathBuf, String> {
     let files = t27_files(&case.join("specs"));
     let checked = t27_check::check_names(&files, None, &mut MemLoader::default());
@@ -49,7 +39,7 @@ fn fixture(case: &Path, name: &str) -> Result<(), Failed> {
 }
 
 fn the_same_tree_gives_the_same_bytes() {
-    for case in cases() {
+    for (case, _) in case_dirs(FIXTURES) {
         assert!(
             site(&case) == site(&case),
             "{} differs between builds",
@@ -61,7 +51,7 @@ fn the_same_tree_gives_the_same_bytes() {
 /// Loads a case's runtime and module scripts as the pages do (in order, into one global
 /// `window`) and lists, for each module script, the functions it defines.
 fn the_scripts_load() {
-    for case in cases() {
+    for (case, name) in case_dirs(FIXTURES) {
         let files = site(&case);
         let dir = tempfile::tempdir().expect("a temporary folder");
         let mut scripts = vec!["t27_runtime.js".to_string()];
@@ -96,9 +86,6 @@ fn the_scripts_load() {
             String::from_utf8_lossy(&out.stderr)
         );
         let listed = String::from_utf8_lossy(&out.stdout).into_owned();
-        let name = case
-            .file_name()
-            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
         insta::with_settings!({ snapshot_suffix => name }, {
             insta::assert_snapshot!("doc_scripts", listed);
         });
@@ -114,10 +101,7 @@ fn main() {
         ),
         ("the_scripts_load", the_scripts_load),
     ]);
-    for case in cases() {
-        let name = case
-            .file_name()
-            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    for (case, name) in case_dirs(FIXTURES) {
         trials.push(Trial::test(format!("fixture::{name}"), move || {
             fixture(&case, &name)
         }));

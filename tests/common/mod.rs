@@ -50,6 +50,26 @@ pub fn t27_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The cases of a fixture folder whose every case is a folder of its own (`tests/fixtures/doc`,
+/// `tests/fixtures/breaking`), sorted, each with its name.
+pub fn case_dirs(dir: &str) -> Vec<(PathBuf, String)> {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{dir} is readable: {e}"))
+        .map(|e| e.expect("fixture entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    cases.sort();
+    cases
+        .into_iter()
+        .map(|case| {
+            let name = case
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+            (case, name)
+        })
+        .collect()
+}
+
 /// Runs every block of a checked request on `engine`, each with `timeout`: the reports in
 /// order, and the summary.
 pub fn run_blocks(
