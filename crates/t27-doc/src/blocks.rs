@@ -7,11 +7,9 @@ use crate::html::{anchor, escape};
 use t27_ir::{ItemRef, ModuleId, TestId};
 
 fn line_of(text: &str, offset: u32) -> usize {
-    text.as_bytes()[..(offset as usize).min(text.len())]
-        .iter()
-        .filter(|b| **b == b'\n')
-        .count()
-        + 1
+    t27_diag::LineIndex::new(text)
+        .line_col(text, offset as usize)
+        .0
 }
 
 /// The asserts of block `t` that ran code and that were folded: the run's counts, or the
