@@ -1,8 +1,10 @@
-//! Finding spec files on disk and reading them for the checker (the `t27` command uses it too).
+//! Finding spec files on disk, their spec root, and reading them for the checker (the `t27`
+//! command and the language server use it too).
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
+use t27_check::normalize;
 
-/// Reads files from the disk for `t27_check`.
+/// Reads files from the disk for `t27_check`; a file's spec root is [`spec_root`].
 pub struct FsLoader;
 
 impl t27_check::Loader for FsLoader {
@@ -11,6 +13,93 @@ impl t27_check::Loader for FsLoader {
             return Err("is a directory".to_string());
         }
         std::fs::read(path).map_err(|e| e.to_string())
+    }
+
+    fn locate(&mut self, path: &Path) -> PathBuf {
+        canonical(path)
+    }
+
+    fn spec_root(&mut self, file: &Path, root: Option<&Path>) -> PathBuf {
+        spec_root(file, root)
+    }
+}
+
+/// The spec root of `file`, the one rule of every command and of the language server:
+/// `root` when given; else the nearest ancestor folder named `specs` of the file's real
+/// place (symbolic links and `..` resolved, the current folder prepended), so that
+/// `t27 test b.t27` in `specs/queen` finds `specs` as `t27 test specs/queen/b.t27` does;
+/// else, when the real place has no such ancestor (a `specs` folder that is a link to a
+/// folder of another name), the nearest one of the path as written; else the file's own
+/// folder.
+///
+/// The root found is written as the file's path is: the nearest ancestor of the written
+/// path that is that folder (`..` for `b.t27` in `specs/queen`, `specs` for
+/// `specs/queen/b.t27`), so that the files a `use` reaches are shown as relative paths
+/// from the current folder too; or, when no written ancestor is, its absolute path.
+pub fn spec_root(file: &Path, root: Option<&Path>) -> PathBuf {
+    if root.is_some() {
+        return t27_check::spec_root(file, root);
+    }
+    let real = canonical(file);
+    let Some(specs) = real
+        .ancestors()
+        .skip(1)
+        .find(|d| d.file_name().is_some_and(|n| n == "specs"))
+    else {
+        return t27_check::spec_root(file, None);
+    };
+    // Up the written path, `..` past its start, until a folder is the `specs` found.
+    let mut dir = normalize(file.parent().unwrap_or(Path::new("")));
+    for _ in 0..=real.components().count() {
+        let here = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            &dir
+        };
+        if canonical(here) == specs {
+            return dir;
+        }
+        let up = dir.as_os_str().is_empty()
+            || dir.components().next_back() == Some(Component::ParentDir);
+        if up {
+            dir.push("..");
+        } else if !dir.pop() {
+            break;
+        }
+    }
+    specs.to_path_buf()
+}
+
+/// Where `path` really is: absolute, with symbolic links and `..` resolved; a path that
+/// does not exist is resolved as far as it does (its nearest existing ancestor), the rest
+/// kept as written.
+pub fn canonical(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let absolute = if path.is_absolute() {
+        normalize(path)
+    } else {
+        match std::env::current_dir() {
+            Ok(cwd) => normalize(&cwd.join(path)),
+            Err(_) => return normalize(path),
+        }
+    };
+    let mut rest = Vec::new();
+    let mut at = absolute.as_path();
+    loop {
+        if let Ok(p) = std::fs::canonicalize(at) {
+            let mut p = p;
+            p.extend(rest.iter().rev());
+            return p;
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                at = parent;
+            }
+            _ => return absolute,
+        }
     }
 }
 

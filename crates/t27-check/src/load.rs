@@ -10,8 +10,24 @@ use t27_syntax::ast::{ItemKind, SourceFile};
 use t27_syntax::lexer::SemicolonComment;
 
 /// Reads spec files for the checker. The CLI reads the disk; tests and benchmarks serve memory.
+///
+/// Besides the bytes, a loader says which file a path is and where a file's spec root is:
+/// on a disk, `b.t27` typed in `specs/queen` and `../queen/b.t27` reached through a `use` are
+/// one file, and its root is `..`, which no lexical rule can tell. The defaults are the
+/// lexical rules, right for files held in memory.
 pub trait Loader {
     fn read(&mut self, path: &Path) -> Result<Vec<u8>, String>;
+
+    /// One key per file, however its path is written (two paths with one key are one module).
+    fn locate(&mut self, path: &Path) -> PathBuf {
+        normalize(path)
+    }
+
+    /// The spec root of a requested file (see [`spec_root`]), written so that the root's
+    /// paths read as the file's do (relative when it is).
+    fn spec_root(&mut self, file: &Path, root: Option<&Path>) -> PathBuf {
+        spec_root(file, root)
+    }
 }
 
 /// Serves spec files held in memory (benchmarks, fuzzing); any other path is not found.
@@ -40,8 +56,10 @@ impl Loader for MemoryLoader {
     }
 }
 
-/// The spec root of a file: `root` when given, else the nearest ancestor folder named
-/// `specs`, else the file's own folder.
+/// The spec root of a file by its path alone: `root` when given, else the nearest ancestor
+/// folder named `specs` of the path as written, else the file's own folder. A loader that
+/// reads a disk finds the `specs` folder from the file's real place instead
+/// (`t27_build::files::spec_root`).
 pub fn spec_root(file: &Path, root: Option<&Path>) -> PathBuf {
     if let Some(r) = root {
         return normalize(r);
@@ -114,33 +132,42 @@ pub(crate) fn load_all(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn 
         bytes: 0,
         tokens: 0,
     };
-    let mut by_path: HashMap<PathBuf, usize> = HashMap::new();
+    let mut by_path = Paths::default();
     // The requested files are read and decoded in order, then parsed on every core: they
     // are most of the work, and each file's parse depends on nothing else.
-    let mut read: Vec<(PathBuf, Decoded)> = Vec::new();
+    let mut read: Vec<(PathBuf, PathBuf, Decoded)> = Vec::new();
     let mut seen: HashMap<PathBuf, usize> = HashMap::new();
     for f in files {
-        let key = normalize(f);
+        let key = loader.locate(f);
         if seen.contains_key(&key) {
             continue;
         }
         match loader.read(f) {
             Ok(bytes) => {
-                seen.insert(key, read.len());
+                seen.insert(key.clone(), read.len());
                 let file_id = FileId(read.len() as u32);
-                read.push((f.clone(), Decoded::new(file_id, bytes)));
+                read.push((f.clone(), key, Decoded::new(file_id, bytes)));
             }
             Err(e) => loaded.io_errors.push((f.clone(), e)),
         }
     }
-    let texts: Vec<&str> = read.iter().map(|(_, d)| d.text.as_str()).collect();
+    let texts: Vec<&str> = read.iter().map(|(_, _, d)| d.text.as_str()).collect();
     let parsed = parse_in_parallel(&texts);
     drop(texts);
-    for ((f, decoded), parsed) in read.into_iter().zip(parsed) {
-        let r = spec_root(&f, root);
-        let key = normalize(&f);
-        let m = add_parsed(&mut loaded, f, r, decoded, parsed, true);
-        by_path.insert(key, m);
+    for ((f, key, decoded), parsed) in read.into_iter().zip(parsed) {
+        let r = loader.spec_root(&f, root);
+        // The module's path is the file's place under its root, compared where both really
+        // are: `b.t27` under the root `..` is `queen/b` when the current folder is
+        // `specs/queen`.
+        let module_path = module_path(&key, &loader.locate(&r)).unwrap_or_else(|| {
+            vec![
+                f.file_stem()
+                    .map_or(String::new(), |s| s.to_string_lossy().into_owned()),
+            ]
+        });
+        let lexical = normalize(&f);
+        let m = add_parsed(&mut loaded, f, r, module_path, decoded, parsed, true);
+        by_path.insert(lexical, key, m);
     }
     // Resolve `use` paths breadth first; newly loaded modules are appended and visited too.
     let mut next = 0;
@@ -240,17 +267,43 @@ fn parse_in_parallel(texts: &[&str]) -> Vec<t27_syntax::Parsed> {
         .collect()
 }
 
+/// The modules loaded so far, by the path as written (normalized: no loader call for a path
+/// seen before) and by the loader's key (one module however its path is written).
+#[derive(Default)]
+struct Paths {
+    written: HashMap<PathBuf, usize>,
+    located: HashMap<PathBuf, usize>,
+}
+
+impl Paths {
+    fn insert(&mut self, written: PathBuf, located: PathBuf, m: usize) {
+        self.written.insert(written, m);
+        self.located.insert(located, m);
+    }
+}
+
+/// `file`'s path under `root` without its extension, as module path segments (`queen`,
+/// `dispatch`); `None` when the file is not under the root.
+fn module_path(file: &Path, root: &Path) -> Option<Vec<String>> {
+    let rel = file.strip_prefix(root).ok()?.with_extension("");
+    Some(
+        rel.components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect(),
+    )
+}
+
 fn add_module(
     loaded: &mut Loaded,
     path: PathBuf,
     root: PathBuf,
+    module_path: Vec<String>,
     bytes: Vec<u8>,
-    requested: bool,
 ) -> usize {
     let file_id = FileId(loaded.sources.len() as u32);
     let decoded = Decoded::new(file_id, bytes);
     let parsed = t27_syntax::parse(file_id, &decoded.text);
-    add_parsed(loaded, path, root, decoded, parsed, requested)
+    add_parsed(loaded, path, root, module_path, decoded, parsed, false)
 }
 
 /// Adds a parsed file as the next module (its file id is the next one).
@@ -258,6 +311,7 @@ fn add_parsed(
     loaded: &mut Loaded,
     path: PathBuf,
     root: PathBuf,
+    module_path: Vec<String>,
     decoded: Decoded,
     parsed: t27_syntax::Parsed,
     requested: bool,
@@ -267,20 +321,6 @@ fn add_parsed(
     loaded.tokens += parsed.token_count;
     loaded.diagnostics.extend(decoded.errors);
     loaded.diagnostics.extend(parsed.diagnostics);
-    let module_path = normalize(&path)
-        .strip_prefix(&root)
-        .map(|rel| rel.with_extension(""))
-        .map(|rel| {
-            rel.components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_else(|_| {
-            vec![
-                path.file_stem()
-                    .map_or(String::new(), |s| s.to_string_lossy().into_owned()),
-            ]
-        });
     loaded.sources.add(path, decoded.text);
     loaded.modules.push(LoadedModule {
         file: file_id,
@@ -307,7 +347,7 @@ fn module_file(root: &Path, segments: &[String]) -> PathBuf {
 /// `ROOT/a/b.t27`; when that file does not exist, `use a::b` is tried as the module `ROOT/a/b.t27`.
 fn resolve_use(
     loaded: &mut Loaded,
-    by_path: &mut HashMap<PathBuf, usize>,
+    by_path: &mut Paths,
     loader: &mut dyn Loader,
     from: usize,
     segments: &[String],
@@ -319,13 +359,13 @@ fn resolve_use(
     if segments.len() >= 2 {
         let (module, name) = segments.split_at(segments.len() - 1);
         let path = module_file(&root, module);
-        if let Some(m) = open(loaded, by_path, loader, &path, &root) {
+        if let Some(m) = open(loaded, by_path, loader, &path, &root, module) {
             return Some(UseTarget::Item(m, name[0].clone()));
         }
         tried.push(path);
     }
     let path = module_file(&root, segments);
-    if let Some(m) = open(loaded, by_path, loader, &path, &root) {
+    if let Some(m) = open(loaded, by_path, loader, &path, &root, segments) {
         return Some(UseTarget::Module(m));
     }
     tried.push(path);
@@ -340,20 +380,33 @@ fn resolve_use(
     None
 }
 
+/// The module at `path` (`ROOT/segments.t27`), loaded now if it is not yet.
 fn open(
     loaded: &mut Loaded,
-    by_path: &mut HashMap<PathBuf, usize>,
+    by_path: &mut Paths,
     loader: &mut dyn Loader,
     path: &Path,
     root: &Path,
+    segments: &[String],
 ) -> Option<usize> {
-    let key = normalize(path);
-    if let Some(&m) = by_path.get(&key) {
+    let written = normalize(path);
+    if let Some(&m) = by_path.written.get(&written) {
+        return Some(m);
+    }
+    let located = loader.locate(path);
+    if let Some(&m) = by_path.located.get(&located) {
+        by_path.written.insert(written, m);
         return Some(m);
     }
     let bytes = loader.read(path).ok()?;
-    let m = add_module(loaded, path.to_path_buf(), root.to_path_buf(), bytes, false);
-    by_path.insert(key, m);
+    let m = add_module(
+        loaded,
+        path.to_path_buf(),
+        root.to_path_buf(),
+        segments.to_vec(),
+        bytes,
+    );
+    by_path.insert(written, located, m);
     Some(m)
 }
 

@@ -1,11 +1,11 @@
 //! `t27 breaking`: the tree's public declarations against the same tree at a git revision
 //! or in another folder.
 
-use crate::files::load_and_check_declarations;
+use crate::files::{load_and_check_declarations, requested_errors};
 use crate::{Color, Format, git};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use t27_build::files::FsLoader;
+use t27_build::files::{FsLoader, canonical};
 use t27_check::{Checked, MemoryLoader};
 
 /// 0: nothing breaks; 1: a break no `allow-break` allows; 2: a usage error (no such
@@ -79,9 +79,17 @@ pub fn run(opts: &Options) -> u8 {
             out!("{}", comparison.text(&old, &new, &names, color));
         }
     }
+    // An error in either tree may hide declarations (a syntax error can swallow several),
+    // so a comparison that found nothing breaking among the rest is still no pass.
+    let errors = requested_errors(&new).errors + requested_errors(&old).errors;
     if comparison.breaks().next().is_some() {
         EXIT_BREAKS
     } else if comparison.not_compared().next().is_some() {
+        EXIT_USAGE
+    } else if errors > 0 {
+        eprintln!(
+            "error: nothing breaks among the declarations that could be read, but the errors above may hide others: fix them and compare again"
+        );
         EXIT_USAGE
     } else {
         EXIT_COMPATIBLE
@@ -90,33 +98,84 @@ pub fn run(opts: &Options) -> u8 {
 
 type Baseline = (Checked, Box<dyn Fn(&str) -> String>);
 
-/// The old tree is a copy of the working folder: each path is looked for under it.
+/// The old tree is a copy of the current folder: each spec of the current folder is read
+/// from the same place under `dir`, and the old tree is checked with the paths, spec roots
+/// and module paths the current tree has, so that its modules are compared with the same
+/// modules of the current tree from whatever folder the command runs. A file a `use` reaches
+/// outside the current folder is not in the copy: it is read as it is now.
 fn from_folder(dir: &Path, paths: &[PathBuf], root: Option<&Path>) -> Result<Baseline, String> {
+    let here = canonical(Path::new("."));
     let mut files = Vec::new();
+    let mut looked_for = Vec::new();
     for p in paths {
-        if p.is_absolute() {
+        let real = canonical(p);
+        let Ok(rel) = real.strip_prefix(&here) else {
             return Err(format!(
-                "with --against FOLDER, name the specs relative to the current folder ({} is absolute)",
-                p.display()
+                "with --against FOLDER, the specs must be in the current folder, which FOLDER stands for: {} is not (it is {}); run t27 from a folder that holds them",
+                p.display(),
+                real.display()
             ));
-        }
-        let old = dir.join(p);
+        };
+        let old = dir.join(rel);
+        looked_for.push(old.clone());
         if old.is_dir() {
-            files.extend(t27_build::files::collect(&[old]).0);
+            for f in t27_build::files::collect(&[old.clone()]).0 {
+                let below = f.strip_prefix(&old).unwrap_or(&f);
+                files.push(p.join(below));
+            }
         } else if old.exists() {
-            files.push(old);
+            files.push(p.clone());
         }
     }
-    let root = root.map(|r| {
-        if r.is_absolute() {
-            r.to_path_buf()
-        } else {
-            dir.join(r)
-        }
-    });
-    let old = t27_check::check_declarations(&files, root.as_deref(), &mut FsLoader);
+    if files.is_empty() {
+        let shown: Vec<String> = looked_for
+            .iter()
+            .take(3)
+            .map(|p| p.display().to_string())
+            .collect();
+        return Err(format!(
+            "no module of the tree is in {}: looked for {}{} (the folder stands for the current one, {}); name the folder that holds the earlier copy of this folder, or a git revision",
+            dir.display(),
+            shown.join(", "),
+            if looked_for.len() > 3 { ", ..." } else { "" },
+            here.display()
+        ));
+    }
+    let mut loader = Copy {
+        here: here.clone(),
+        dir: dir.to_path_buf(),
+    };
+    let old = t27_check::check_declarations(&files, root, &mut loader);
     io_errors(&old)?;
-    Ok((old, Box::new(|name: &str| name.to_string())))
+    let dir = dir.to_path_buf();
+    let name = move |name: &str| match canonical(Path::new(name)).strip_prefix(&here) {
+        Ok(rel) => dir.join(rel).display().to_string(),
+        Err(_) => name.to_string(),
+    };
+    Ok((old, Box::new(name)))
+}
+
+/// Reads the current folder's files from its copy `dir`, any other from the disk.
+struct Copy {
+    here: PathBuf,
+    dir: PathBuf,
+}
+
+impl t27_check::Loader for Copy {
+    fn read(&mut self, path: &Path) -> Result<Vec<u8>, String> {
+        match canonical(path).strip_prefix(&self.here) {
+            Ok(rel) => FsLoader.read(&self.dir.join(rel)),
+            Err(_) => FsLoader.read(path),
+        }
+    }
+
+    fn locate(&mut self, path: &Path) -> PathBuf {
+        FsLoader.locate(path)
+    }
+
+    fn spec_root(&mut self, file: &Path, root: Option<&Path>) -> PathBuf {
+        FsLoader.spec_root(file, root)
+    }
 }
 
 /// The old tree is the same paths at a git revision of the repository they are in.
@@ -150,6 +209,29 @@ fn from_revision(
             .collect();
         under.sort();
         requested.extend(under.into_iter().cloned());
+    }
+    if requested.is_empty() {
+        let shown: Vec<String> = paths
+            .iter()
+            .take(3)
+            .map(|p| {
+                let real = canonical(p);
+                let rel = real.strip_prefix(&revision.top).unwrap_or(&real);
+                if rel.as_os_str().is_empty() {
+                    format!("{label}:.")
+                } else {
+                    format!("{label}:{}", rel.display())
+                }
+            })
+            .collect();
+        return Err(format!(
+            "no module of the tree is at `{rev}`: looked for {}{} in the repository at {} ({} `.t27` file{} there at that revision); if the specs are newer than `{rev}`, nothing can be compared against it: name a later revision, or check the paths",
+            shown.join(", "),
+            if paths.len() > 3 { ", ..." } else { "" },
+            revision.top.display(),
+            revision.files.len(),
+            if revision.files.len() == 1 { "" } else { "s" },
+        ));
     }
     let root = root.map(absolute).transpose()?;
     let top = revision.top.clone();

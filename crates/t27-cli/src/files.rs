@@ -65,3 +65,53 @@ fn load_and(
         Err(())
     }
 }
+
+/// The errors in the requested specs (not the modules they only import): how many, and how
+/// many of them are syntax errors (`E0…`), which may have kept parts of a file, blocks
+/// included, from being read at all.
+pub struct RequestedErrors {
+    pub errors: usize,
+    pub syntax: usize,
+}
+
+pub fn requested_errors(checked: &t27_check::Checked) -> RequestedErrors {
+    let requested: std::collections::HashSet<t27_diag::FileId> = checked
+        .program
+        .modules
+        .iter()
+        .filter(|m| m.requested)
+        .map(|m| m.file)
+        .collect();
+    let mut count = RequestedErrors {
+        errors: 0,
+        syntax: 0,
+    };
+    for d in &checked.diagnostics {
+        if d.is_error() && requested.contains(&d.file) {
+            count.errors += 1;
+            if d.code.as_str().starts_with("E0") {
+                count.syntax += 1;
+            }
+        }
+    }
+    count
+}
+
+impl RequestedErrors {
+    /// The line a run's summary ends with when the specs have errors: a run that counted no
+    /// failure is still no pass, and the blocks counted may not be all there are.
+    pub fn summary(&self) -> Option<String> {
+        let s = |n: usize| if n == 1 { "" } else { "s" };
+        match (self.errors, self.syntax) {
+            (0, _) => None,
+            (n, 0) => Some(format!(
+                "{n} error{} in the specs (above): not a pass, whatever ran",
+                s(n)
+            )),
+            (n, k) => Some(format!(
+                "{n} error{} in the specs (above); {k} of them are syntax errors, which may have kept blocks from being read: such blocks are not in these counts",
+                s(n)
+            )),
+        }
+    }
+}

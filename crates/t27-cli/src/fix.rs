@@ -2,7 +2,7 @@
 //! requested files, or shown as a diff.
 
 use crate::files::load_and_check_diagnostics;
-use crate::{EXIT_OK, EXIT_USAGE};
+use crate::{EXIT_OK, EXIT_SPEC_ERRORS, EXIT_USAGE};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use t27_diag::{Edit, FileId};
@@ -27,6 +27,10 @@ pub fn run(opts: &Options) -> u8 {
     let requested: Vec<PathBuf> = requested.iter().map(|p| t27_check::normalize(p)).collect();
     let mut edits: BTreeMap<FileId, Vec<&Edit>> = BTreeMap::new();
     let mut unfixable = 0;
+    // The errors of the requested files that no certain fix removes: the specs still do not
+    // compile after this run, and the exit code says so.
+    let mut remaining = 0;
+    let mut fixed_files = Vec::new();
     for d in &checked.diagnostics {
         if d.fix.is_empty() {
             unfixable += 1;
@@ -51,6 +55,7 @@ pub fn run(opts: &Options) -> u8 {
             eprintln!("{shown}: not fixed: it is not valid UTF-8");
             continue;
         }
+        fixed_files.push(file);
         let (fixed, count) = apply(&source.text, &mut list);
         applied += count;
         files += 1;
@@ -81,8 +86,29 @@ pub fn run(opts: &Options) -> u8 {
             if unfixable == 1 { "s" } else { "" }
         );
     }
+    for d in checked.diagnostics.iter().filter(|d| d.is_error()) {
+        let path = t27_check::normalize(&checked.sources.get(d.file).path);
+        if requested.contains(&path) && (d.fix.is_empty() || !fixed_files.contains(&d.file)) {
+            remaining += 1;
+        }
+    }
+    if remaining > 0 {
+        summary += &format!(
+            "; {remaining} error{} {} no certain fix removes",
+            s(remaining),
+            if opts.dry_run {
+                "would remain that"
+            } else {
+                "remain that"
+            }
+        );
+    }
     eprintln!("{summary}");
-    EXIT_OK
+    if remaining > 0 {
+        EXIT_SPEC_ERRORS
+    } else {
+        EXIT_OK
+    }
 }
 
 /// `text` with the edits applied, and how many were: in order, each once, an edit that

@@ -44,7 +44,13 @@ pub const EXIT_USAGE: u8 = 2;
 #[command(
     name = "t27",
     version,
-    about = "Compiler and checker for t27 executable specifications"
+    about = "Checks t27 specs, runs their test and invariant blocks, and mirrors them for hosts",
+    long_about = "Checks t27 specs (modules of constants, pure functions, and test and invariant \
+blocks) with coded diagnostics, runs their blocks on the reference evaluator or as native code, \
+and mirrors their constants and functions as TypeScript, JavaScript and Rust. Every command \
+that reads specs takes files and folders (default: `specs`); a spec's root, where `use` paths \
+start, is the nearest folder named `specs` above the file, wherever the command runs from, \
+or `--root DIR`. `t27 explain CODE` explains a diagnostic."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -110,12 +116,13 @@ pub enum LayoutArg {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Parse, resolve, type-check and fold the constants of specs; report every diagnostic.
+    /// Parse, resolve, type-check and fold the constants of specs, decide the asserts that use
+    /// only constants, and report every error and warning (exit 1 on an error).
     Check {
         /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
         paths: Vec<PathBuf>,
         /// The spec root `use` paths start from. Default: the nearest ancestor folder named
-        /// `specs` of each file, else the file's own folder.
+        /// `specs` of each file's real place (so from any folder), else the file's own folder.
         #[arg(long, value_name = "DIR")]
         root: Option<PathBuf>,
         /// Output format.
@@ -128,7 +135,10 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
-    /// Run the test and invariant blocks of specs.
+    /// Run the test and invariant blocks of specs: each where it is cheapest (the evaluator,
+    /// or native code through Cranelift), or on a host's mirror (`--host js|ts|rust`); also
+    /// `--coverage`, `--watch`, `--junit`. Exit 0 only when every block passed and the specs
+    /// have no error.
     Test {
         /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
         paths: Vec<PathBuf>,
@@ -221,7 +231,8 @@ enum Command {
         /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
         paths: Vec<PathBuf>,
         /// The earlier tree: a git revision of the repository the paths are in (read through
-        /// git, the work tree untouched), or a folder that stands for the current folder.
+        /// git, the work tree untouched), or a folder that stands for the current folder. It
+        /// must hold at least one module of the tree (else exit 2).
         #[arg(long, value_name = "REV|DIR")]
         against: String,
         /// The spec root `use` paths start from (as for `check`), in both trees.
@@ -255,14 +266,17 @@ enum Command {
         #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
         timeout: f64,
     },
-    /// Generate host mirrors of the specs' public constants: `t27 gen ts` or `t27 gen rust`.
+    /// Generate host mirrors of specs: every public constant with its computed value, every
+    /// function with the engines' meaning, structs, and with `--tests` the blocks
+    /// (`t27 gen ts`, `t27 gen js` or `t27 gen rust`).
     Gen {
-        /// `ts`, `js` (with a `.d.ts` beside each file) or `rust`.
+        /// `ts` (TypeScript), `js` (JavaScript, with a `.d.ts` beside each file) or `rust`.
         #[arg(value_enum)]
         target: TargetArg,
         /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
         paths: Vec<PathBuf>,
-        /// The spec root; files are placed by their path under it.
+        /// The spec root `use` paths start from (as for `check`); files are placed by their
+        /// path under it.
         #[arg(long, value_name = "DIR")]
         root: Option<PathBuf>,
         /// The folder to write to.
@@ -280,10 +294,11 @@ enum Command {
         #[arg(long)]
         tests: bool,
     },
-    /// Print every constant of the specs with its computed value.
+    /// Print every constant of the specs with its computed value (the modules that compile).
     Consts {
-        /// Spec files or folders. Default: `specs`.
+        /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
         paths: Vec<PathBuf>,
+        /// The spec root `use` paths start from (as for `check`).
         #[arg(long, value_name = "DIR")]
         root: Option<PathBuf>,
         /// `json`: one object per constant per line (`module`, `file`, `name`, `pub`, `type`, `value`).
@@ -306,12 +321,13 @@ enum Command {
         color: Color,
     },
     /// Apply every certain fix the diagnostics carry (each warning's that has one, and the
-    /// errors whose fix is certain) to the given specs.
+    /// errors whose fix is certain) to the given specs; exit 1 when errors no certain fix
+    /// removes remain.
     Fix {
         /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
         paths: Vec<PathBuf>,
         /// The spec root `use` paths start from (as for `check`).
-        #[arg(long)]
+        #[arg(long, value_name = "DIR")]
         root: Option<PathBuf>,
         /// Change nothing: print the changes as a unified diff.
         #[arg(long)]

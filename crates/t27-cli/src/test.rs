@@ -1,6 +1,6 @@
 //! `t27 test`.
 
-use crate::files::{load_and_check, load_and_check_declarations};
+use crate::files::{load_and_check, load_and_check_declarations, requested_errors};
 use crate::{Color, Format};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -62,6 +62,9 @@ pub fn run(opts: &Options) -> u8 {
     for d in checked.diagnostics.iter().filter(|d| d.is_error()) {
         eprint!("{}", t27_diag::render(d, &checked.sources, color));
     }
+    // An error in a requested spec makes the run no pass, even when every block that could
+    // be found ran and passed: a syntax error may have hidden the very block that would fail.
+    let spec_errors = requested_errors(&checked);
     if opts.list {
         for s in t27_run::select(&checked, opts.filter.as_deref(), opts.exact) {
             let m = &checked.program.modules[s.module.index()];
@@ -79,6 +82,10 @@ pub fn run(opts: &Options) -> u8 {
             }
         }
         std::mem::forget(checked);
+        if let Some(line) = spec_errors.summary() {
+            eprintln!("{line}");
+            return EXIT_NOT_COMPILED;
+        }
         return EXIT_PASSED;
     }
     let (engine, answers) = match &opts.host {
@@ -142,8 +149,13 @@ pub fn run(opts: &Options) -> u8 {
         }
     });
     match opts.format {
-        Format::Human => out!("{}", t27_run::human_summary(&summary)),
-        Format::Json => outln!("{}", t27_run::json_summary(&summary)),
+        Format::Human => {
+            out!("{}", t27_run::human_summary(&summary));
+            if let Some(line) = spec_errors.summary() {
+                outln!("{line}");
+            }
+        }
+        Format::Json => outln!("{}", json_summary(&summary, &spec_errors)),
     }
     if let Some((run, plan)) = &coverage {
         let counts = run.counters.counts();
@@ -170,7 +182,7 @@ pub fn run(opts: &Options) -> u8 {
     if opts.perf_map && !write_perf_map(&summary.native_code) {
         return EXIT_USAGE;
     }
-    let code = if summary.not_run > 0 {
+    let code = if summary.not_run > 0 || spec_errors.errors > 0 {
         EXIT_NOT_COMPILED
     } else if summary.failed > 0 {
         EXIT_FAILED
@@ -182,6 +194,20 @@ pub fn run(opts: &Options) -> u8 {
         std::mem::forget(checked);
     }
     code
+}
+
+/// The run's JSON summary, with the errors of the requested specs (`errors`, and
+/// `syntax_errors`: those that may have hidden blocks), which make it no pass.
+fn json_summary(summary: &t27_run::Summary, spec_errors: &crate::files::RequestedErrors) -> String {
+    let line = t27_run::json_summary(summary);
+    match serde_json::from_str::<serde_json::Value>(&line) {
+        Ok(serde_json::Value::Object(mut object)) => {
+            object.insert("errors".into(), spec_errors.errors.into());
+            object.insert("syntax_errors".into(), spec_errors.syntax.into());
+            serde_json::Value::Object(object).to_string()
+        }
+        _ => line,
+    }
 }
 
 /// Writes the JIT's code map where `perf` looks for the symbols of a process's generated code

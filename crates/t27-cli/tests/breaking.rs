@@ -283,3 +283,101 @@ fn a_tree_with_an_error_is_compared_where_it_can_be() {
     let o = breaking(repo.path(), &["specs", "--against", "HEAD~1"]);
     assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
 }
+
+/// A folder that holds none of the tree's specs compares nothing: a usage error that says
+/// what was looked for and where, not a tree of new modules that passes.
+#[test]
+fn an_unrelated_folder_is_a_usage_error() {
+    let repo = repository();
+    let unrelated = tempfile::tempdir().expect("a temporary folder");
+    std::fs::create_dir_all(unrelated.path().join("lib")).expect("mkdir");
+    std::fs::write(
+        unrelated.path().join("lib/m.t27"),
+        "module m;\npub const A: u32 = 1;\n",
+    )
+    .expect("write");
+    let against = unrelated.path().display().to_string();
+    let o = breaking(repo.path(), &["specs", "--against", &against]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    let text = stderr(&o);
+    assert!(
+        text.contains(&format!(
+            "error: no module of the tree is in {against}: looked for {against}/specs"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("name the folder that holds the earlier copy of this folder"),
+        "{text}"
+    );
+    assert_eq!(stdout(&o), "");
+    // The same for a module's folder run from inside it.
+    let o = breaking(
+        &repo.path().join("specs/queen"),
+        &["codes.t27", "--against", &against],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("looked for {against}/codes.t27")),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A revision at which none of the tree's specs exists (here, before they were added).
+#[test]
+fn a_revision_without_the_tree_is_a_usage_error() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    git(dir.path(), &["init", "-q", "-b", "main"]);
+    std::fs::write(dir.path().join("README"), "specs to come\n").expect("write");
+    git(dir.path(), &["add", "."]);
+    git(dir.path(), &["commit", "-q", "-m", "readme"]);
+    let spec = dir.path().join("specs/queen/codes.t27");
+    std::fs::create_dir_all(spec.parent().expect("a parent")).expect("mkdir");
+    std::fs::write(&spec, CODES_V1).expect("write");
+    git(dir.path(), &["add", "."]);
+    git(dir.path(), &["commit", "-q", "-m", "codes"]);
+    let o = breaking(dir.path(), &["specs", "--against", "HEAD~1"]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    let text = stderr(&o);
+    assert!(
+        text.contains("error: no module of the tree is at `HEAD~1`: looked for HEAD~1:specs in the repository at"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(0 `.t27` files there at that revision)"),
+        "{text}"
+    );
+    assert!(text.contains("name a later revision"), "{text}");
+    assert_eq!(stdout(&o), "");
+    // The revision after it compares.
+    let o = breaking(dir.path(), &["specs", "--against", "HEAD"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+}
+
+/// An absolute path in the current folder is fine against a folder; one outside it is not,
+/// with the reason.
+#[test]
+fn absolute_paths_against_a_folder() {
+    let repo = repository();
+    let copy = tempfile::tempdir().expect("a temporary folder");
+    let old = copy.path().join("specs/queen");
+    std::fs::create_dir_all(&old).expect("mkdir");
+    std::fs::write(old.join("codes.t27"), CODES_V1).expect("write");
+    let against = copy.path().display().to_string();
+    let absolute = repo.path().join("specs").display().to_string();
+    let o = breaking(repo.path(), &[&absolute, "--against", &against]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("the value of `C_FAILED` changed from 1 to 3"),
+        "{}",
+        stdout(&o)
+    );
+    let o = breaking(copy.path(), &[&absolute, "--against", &against]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("the specs must be in the current folder, which FOLDER stands for"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -102,4 +102,14 @@ impl Loader for OverlayLoader<'_> {
             None => t27_build::files::FsLoader.read(path),
         }
     }
+
+    // Where a file is and where its spec root is are the disk's answers, as for `t27 check`,
+    // whatever folder the editor opened.
+    fn locate(&mut self, path: &Path) -> PathBuf {
+        t27_build::files::FsLoader.locate(path)
+    }
+
+    fn spec_root(&mut self, file: &Path, root: Option<&Path>) -> PathBuf {
+        t27_build::files::FsLoader.spec_root(file, root)
+    }
 }

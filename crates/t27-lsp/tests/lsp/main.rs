@@ -10,6 +10,7 @@ mod diagnostics;
 mod editing;
 mod navigation;
 mod robustness;
+mod roots;
 
 use common::*;
 use serde_json::{Value, json};
