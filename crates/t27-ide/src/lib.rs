@@ -47,7 +47,8 @@ pub struct Fix {
 
 impl Analysis {
     /// Checks `files` and everything they import. `root` is the spec root, as for
-    /// `t27 check --root` (otherwise the nearest folder named `specs` of each file).
+    /// `t27 check --root`; otherwise `loader` says where each file's root is (on a disk,
+    /// `t27_build::files::FsLoader`: the nearest folder named `specs` of the file's real place).
     pub fn new(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn Loader) -> Analysis {
         Analysis {
             checked: t27_check::check_names(files, root, loader),
