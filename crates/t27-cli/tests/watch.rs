@@ -49,6 +49,18 @@ impl Drop for Stop {
 
 #[test]
 fn a_save_reruns_the_module_and_its_importers_only() {
+    watch_from("", &[]);
+}
+
+/// The same from inside the module's folder: `use q::b::LIMIT` still reaches `b.t27` (the
+/// root is the `specs` folder above), and a save of it still reruns its importer.
+#[test]
+fn a_save_reruns_the_importers_from_the_module_folder_too() {
+    watch_from("specs/q", &["."]);
+}
+
+/// Watches the tree below `cwd` (under the temporary folder) with `paths`.
+fn watch_from(cwd: &str, paths: &[&str]) {
     let dir = tempfile::tempdir().expect("temporary folder");
     let specs = dir.path().join("specs/q");
     std::fs::create_dir_all(&specs).expect("folders");
@@ -64,7 +76,8 @@ fn a_save_reruns_the_module_and_its_importers_only() {
     write("c.t27", "module C;\ntest c_alone { assert 1 == 1; }\n");
     let mut child = Command::new(env!("CARGO_BIN_EXE_t27"))
         .args(["test", "--watch", "--color", "never"])
-        .current_dir(dir.path())
+        .args(paths)
+        .current_dir(dir.path().join(cwd))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
