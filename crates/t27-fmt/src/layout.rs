@@ -66,12 +66,20 @@ impl Line<'_> {
 pub(crate) fn lines<'s>(src: &'s str, tokens: &[(Token<'s>, TokenSpan)]) -> Vec<Line<'s>> {
     let mut b = Builder::default();
     let mut at = 0;
+    // Where the source line of the next token starts (kept as the gaps and tokens pass, so
+    // that a long line is not searched again for each of its tokens).
+    let mut line_start = 0;
     for (i, &(token, span)) in tokens.iter().enumerate() {
         let before = &src[at..span.start];
         let newlines = b.gap(before);
         let text = src[span.start..span.end].trim_end();
-        let line_start = src[..span.start].rfind('\n').map_or(0, |n| n + 1);
-        let indented = src[line_start..span.start].contains([' ', '\t']);
+        if let Some(n) = before.rfind('\n') {
+            line_start = at + n + 1;
+        }
+        let indented = src[line_start..span.start].starts_with([' ', '\t']);
+        if let Some(n) = src[span.start..span.end].rfind('\n') {
+            line_start = span.start + n + 1;
+        }
         let written = if token == Token::Colon {
             let after = tokens
                 .get(i + 1)
