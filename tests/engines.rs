@@ -275,8 +275,8 @@ fn a_changed_constant_fails_exactly_the_blocks_that_depend_on_it() {
     let path = PathBuf::from("specs/queen/dispatch.t27");
     let text = std::fs::read_to_string(&path).expect("the owner's spec");
     let changed = text.replace(
-        "pub const SENDBACK_CEILING: u32 = 2;",
-        "pub const SENDBACK_CEILING: u32 = 3;",
+        "pub const SENDBACK_CEILING : u32 = 2;",
+        "pub const SENDBACK_CEILING : u32 = 3;",
     );
     assert_ne!(text, changed);
     let mut loader = MemLoader::default();
@@ -314,19 +314,19 @@ fn a_changed_constant_fails_exactly_the_blocks_that_depend_on_it() {
             vec![
                 (
                     "the_ceiling_is_two".to_string(),
-                    342,
+                    321,
                     "3 (SENDBACK_CEILING)".to_string(),
                     "2".to_string()
                 ),
                 (
                     "a_claim_follows_the_verdict_and_three_clocks".to_string(),
-                    416,
+                    395,
                     "4 (C_FAILED)".to_string(),
                     "2 (C_REJECTED)".to_string()
                 ),
                 (
                     "review_escalates_without_work_and_after_two_send_backs".to_string(),
-                    455,
+                    434,
                     "1 (R_SENDBACK)".to_string(),
                     "2 (R_ESCALATE)".to_string()
                 ),

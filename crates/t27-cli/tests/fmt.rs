@@ -6,7 +6,7 @@ use common::{stderr, t27_in as t27};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-const UNFORMATTED: &str = "module M;\npub fn f(x:u32)->u32{\nreturn x+1; // one more\n}\n";
+const UNFORMATTED: &str = "module M;\npub fn f(x:u32)->u32{\n  return x+1; // one more\n}\n";
 const FORMATTED: &str = "module M;\npub fn f(x: u32) -> u32 {\n    return x + 1; // one more\n}\n";
 
 fn tree(files: &[(&str, &[u8])]) -> tempfile::TempDir {
@@ -123,6 +123,19 @@ fn stdin_is_formatted_to_stdout() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(String::from_utf8_lossy(&o.stdout), broken);
     assert!(stderr(&o).contains("<stdin>"), "{}", stderr(&o));
+}
+
+/// The owner's habits are not mistakes: `NAME : T`, flat bodies and long lines stay as written.
+#[test]
+fn a_file_in_the_owners_style_is_formatted_already() {
+    let long = format!("pub const RULE : str = \"{}\";\n", "x".repeat(150));
+    let owner = format!(
+        "module M;\n{long}pub fn f(a: u32, b: u32) -> u32 {{\nvar s : u32 = a + b;\nreturn s;\n}}\n"
+    );
+    let dir = tree(&[("specs/owner.t27", owner.as_bytes())]);
+    let o = t27(dir.path(), &["fmt", "--check"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
 }
 
 #[test]

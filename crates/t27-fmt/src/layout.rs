@@ -1,5 +1,7 @@
 //! Tokens and comments to lines: where each line starts (the author's line breaks), the
-//! spacing between the tokens of a line, and the indentation of every line ([`reindent`]).
+//! spacing between the tokens of a line, and the indentation level of every line ([`reindent`]).
+//! What the author wrote is recorded beside it (whether a line was indented, how each
+//! declaration's `:` was spaced) for `style.rs`, which keeps the file's own habits.
 
 use t27_syntax::lexer::TokenSpan;
 use t27_syntax::token::Token;
@@ -14,6 +16,8 @@ pub(crate) struct Line<'s> {
     pub pieces: Vec<Piece<'s>>,
     /// A comment to the end of the line: after the pieces, or the whole line.
     pub comment: Option<&'s str>,
+    /// The author wrote whitespace before the line's first token.
+    pub written_indented: bool,
 }
 
 /// A token as written, and whether a space comes before it on its line.
@@ -22,6 +26,33 @@ pub(crate) struct Piece<'s> {
     pub token: Token<'s>,
     pub text: &'s str,
     pub space_before: bool,
+    /// For a `:` that gives a declaration its type: which kind, and how it was spaced.
+    pub colon: Option<(ColonRole, Written)>,
+}
+
+/// The kinds of `:` whose spacing follows the file's habit, each kind on its own (a file may
+/// write `pub const N : T` and `fn f(n: T)`, and does, consistently).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ColonRole {
+    /// A module-level `const` or `var`.
+    Item,
+    /// A field of a `struct`.
+    Field,
+    /// A `var`, `let` or `const` inside a body.
+    Local,
+    /// A parameter of a `fn`.
+    Param,
+}
+
+/// How the author spaced a declaration's `:`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Written {
+    /// `name : T`
+    Spaced,
+    /// `name: T`
+    Tight,
+    /// Anything else (`name:T`, `name :T`, a line break beside it): no vote.
+    Odd,
 }
 
 impl Line<'_> {
@@ -35,16 +66,46 @@ impl Line<'_> {
 pub(crate) fn lines<'s>(src: &'s str, tokens: &[(Token<'s>, TokenSpan)]) -> Vec<Line<'s>> {
     let mut b = Builder::default();
     let mut at = 0;
-    for &(token, span) in tokens {
-        let newlines = b.gap(&src[at..span.start]);
+    // Where the source line of the next token starts (kept as the gaps and tokens pass, so
+    // that a long line is not searched again for each of its tokens).
+    let mut line_start = 0;
+    for (i, &(token, span)) in tokens.iter().enumerate() {
+        let before = &src[at..span.start];
+        let newlines = b.gap(before);
         let text = src[span.start..span.end].trim_end();
-        b.token(token, text, newlines);
+        if let Some(n) = before.rfind('\n') {
+            line_start = at + n + 1;
+        }
+        let indented = src[line_start..span.start].starts_with([' ', '\t']);
+        if let Some(n) = src[span.start..span.end].rfind('\n') {
+            line_start = span.start + n + 1;
+        }
+        let written = if token == Token::Colon {
+            let after = tokens
+                .get(i + 1)
+                .map_or(&src[span.end..], |(_, next)| &src[span.end..next.start]);
+            written(before, after)
+        } else {
+            Written::Odd
+        };
+        b.token(token, text, newlines, indented, written);
         at = span.end;
     }
     b.gap(&src[at..]);
     let mut lines = b.lines;
     reindent(&mut lines);
     lines
+}
+
+/// How a `:` between the gaps `before` and `after` was spaced.
+fn written(before: &str, after: &str) -> Written {
+    let one_line = |gap: &str| !gap.contains('\n');
+    match (before.is_empty(), after.is_empty()) {
+        _ if !one_line(before) || !one_line(after) => Written::Odd,
+        (false, false) => Written::Spaced,
+        (true, false) => Written::Tight,
+        _ => Written::Odd,
+    }
 }
 
 /// Every comment of `src` in order, as the formatter keeps it: its text, and whether it
@@ -101,10 +162,43 @@ struct Builder<'s> {
     prev_prefix: bool,
     /// Inside `module NAME;`, whose name is written without spaces (`queen-task-analysis`).
     in_module_line: bool,
-    /// Open `(`, and whether each is a `while` condition's.
-    parens: Vec<bool>,
+    /// The open brackets, innermost last.
+    open: Vec<Open>,
     /// The previous token closed a `while` condition (`while (c) : (step)`).
     closed_while: bool,
+    /// Where a declaration stands: after `fn` (its `(` opens the parameters), after `struct`
+    /// (its `{` opens the fields), after `const`/`var`/`let` and its name (a `:` gives the
+    /// type).
+    decl: Decl,
+}
+
+/// An open bracket, and what it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Open {
+    /// A `while` condition's `(`.
+    While,
+    /// A `fn`'s parameters.
+    Params,
+    /// A `struct`'s fields.
+    Fields,
+    /// A body, a block, a struct literal (a `{` that is not a struct's).
+    Block,
+    /// Any other `(` or `[`.
+    Other,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Decl {
+    #[default]
+    None,
+    /// `fn`, or `fn NAME`.
+    Fn,
+    /// `struct`, or `struct NAME`.
+    Struct,
+    /// `const`, `var` or `let`.
+    Binding,
+    /// `const NAME`, `var NAME` or `let NAME`.
+    BindingName,
 }
 
 impl<'s> Builder<'s> {
@@ -125,6 +219,7 @@ impl<'s> Builder<'s> {
                         blank_before,
                         pieces: Vec::new(),
                         comment: Some(text),
+                        written_indented: false,
                     });
                 }
             }
@@ -133,7 +228,14 @@ impl<'s> Builder<'s> {
         newlines
     }
 
-    fn token(&mut self, token: Token<'s>, text: &'s str, newlines: usize) {
+    fn token(
+        &mut self,
+        token: Token<'s>,
+        text: &'s str,
+        newlines: usize,
+        indented: bool,
+        written: Written,
+    ) {
         let starts_line = newlines > 0 || self.line_closed || self.lines.is_empty();
         if starts_line {
             // `module NAME` without its `;` (W0001) ends at its line.
@@ -148,6 +250,10 @@ impl<'s> Builder<'s> {
             token,
             text,
             space_before: !starts_line && self.space_before(token),
+            colon: (token == Token::Colon)
+                .then(|| self.colon_role())
+                .flatten()
+                .map(|role| (role, written)),
         };
         if starts_line {
             self.lines.push(Line {
@@ -155,6 +261,7 @@ impl<'s> Builder<'s> {
                 blank_before: newlines >= 2 && !self.lines.is_empty(),
                 pieces: vec![piece],
                 comment: None,
+                written_indented: indented,
             });
         } else if let Some(line) = self.lines.last_mut() {
             line.pieces.push(piece);
@@ -165,12 +272,52 @@ impl<'s> Builder<'s> {
         match token {
             Token::Module => self.in_module_line = true,
             Token::Semi => self.in_module_line = false,
-            Token::LParen => self.parens.push(self.prev == Some(Token::While)),
-            Token::RParen => self.closed_while = self.parens.pop().unwrap_or(false),
+            Token::LParen | Token::LBrace | Token::LBracket => {
+                let open = match (token, self.decl) {
+                    (Token::LParen, _) if self.prev == Some(Token::While) => Open::While,
+                    (Token::LParen, Decl::Fn) => Open::Params,
+                    (Token::LBrace, Decl::Struct) => Open::Fields,
+                    (Token::LBrace, _) => Open::Block,
+                    _ => Open::Other,
+                };
+                self.open.push(open);
+            }
+            Token::RParen | Token::RBrace | Token::RBracket => {
+                self.closed_while = self.open.pop() == Some(Open::While);
+            }
             _ => {}
         }
+        self.decl = match (token, self.decl) {
+            (Token::Fn, _) => Decl::Fn,
+            (Token::Struct, _) => Decl::Struct,
+            (Token::Ident(_), Decl::Fn | Decl::Struct) => self.decl,
+            // `[]const u8` is a type, not a declaration.
+            (Token::Const, _) if self.prev == Some(Token::RBracket) => Decl::None,
+            (Token::Const | Token::Var | Token::Let, _) => Decl::Binding,
+            (Token::Ident(_), Decl::Binding) => Decl::BindingName,
+            _ => Decl::None,
+        };
         self.prev = Some(token);
         self.prev_prefix = prefix;
+    }
+
+    /// The kind of a `:` read now, if it gives a declaration its type.
+    fn colon_role(&self) -> Option<ColonRole> {
+        let innermost = self.open.last().copied();
+        if self.decl == Decl::BindingName {
+            let in_body = self.open.iter().any(|o| *o != Open::Fields);
+            return Some(if in_body {
+                ColonRole::Local
+            } else {
+                ColonRole::Item
+            });
+        }
+        let after_name = matches!(self.prev, Some(Token::Ident(_)));
+        match innermost {
+            Some(Open::Params) if after_name => Some(ColonRole::Param),
+            Some(Open::Fields) if after_name => Some(ColonRole::Field),
+            _ => None,
+        }
     }
 
     /// Whether a space separates the previous token from `next` on one line.
@@ -219,7 +366,7 @@ fn ends_operand(t: Token<'_>) -> bool {
 /// where the line starts (the bracket a line starts by closing does not count), so the items
 /// of a list opened at the end of a line sit one level in, however many brackets that line
 /// opened. A `;` comment line stays at column 0.
-pub(crate) fn reindent(lines: &mut [Line<'_>]) {
+fn reindent(lines: &mut [Line<'_>]) {
     // The open brackets, each with the line that opened it.
     let mut open: Vec<usize> = Vec::new();
     for (i, line) in lines.iter_mut().enumerate() {
@@ -252,10 +399,10 @@ fn distinct_lines(open: &[usize]) -> usize {
     n
 }
 
-pub(crate) fn opens(t: Token<'_>) -> bool {
+fn opens(t: Token<'_>) -> bool {
     matches!(t, Token::LBrace | Token::LParen | Token::LBracket)
 }
 
-pub(crate) fn closes(t: Token<'_>) -> bool {
+fn closes(t: Token<'_>) -> bool {
     matches!(t, Token::RBrace | Token::RParen | Token::RBracket)
 }

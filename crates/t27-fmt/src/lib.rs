@@ -1,17 +1,24 @@
-//! `t27 fmt`: one canonical layout of a spec.
+//! `t27 fmt`: a spec's layout made consistent, in the file's own habits.
 //!
 //! The formatter changes whitespace and nothing else: the tokens of the formatted file are the
 //! tokens of the original, in order, and every comment is where it stood (a trailing comment
-//! after the same token, a comment line between the same two tokens). What it decides:
+//! after the same token, a comment line between the same two tokens). It is adopted only if it
+//! leaves a consistent author alone, so what it decides is what a file is *not* consistent
+//! about, by the file's own majority (`style.rs`):
 //!
-//! - indentation: four spaces for each bracket still open at the start of a line, brackets
-//!   opened on one line counting once (`layout.rs`); a `;` comment line at column 0, where
+//! - indentation: a file that writes its bodies, blocks and lists flat (most of the lines
+//!   inside brackets at column 0, as the owner does) is written flat; any other file is
+//!   indented four spaces for each bracket still open at the start of a line, brackets opened
+//!   on one line counting once (`layout.rs`); a `;` comment line is always at column 0, where
 //!   the lexer's rule reads it as a comment and no lint calls it indented;
-//! - spacing: one space around binary operators, `=`, `=>`, `->` and `as`, after `,` and
+//! - the `:` of a declaration: `name : T` or `name: T`, each kind (module-level `const` and
+//!   `var`, struct fields, locals, parameters) as the file writes that kind most, the first
+//!   spelling on a tie, `name: T` when the file has no habit;
+//! - other spacing: one space around binary operators, `=`, `=>`, `->` and `as`, after `,` and
 //!   `:`, none inside brackets, before `,`/`;`, around `.`/`::`, after a prefix operator, or
 //!   between a name and its `(` or `[`;
-//! - lines: the author's line breaks are kept, runs of blank lines become one, and a line over
-//!   [`MAX_WIDTH`] columns with a bracketed list on it is wrapped one item a line (`wrap.rs`);
+//! - lines: the author's line breaks are kept (a long line stays long: nothing is wrapped for
+//!   its length), and runs of blank lines become one;
 //! - a CRLF file stays CRLF, a byte order mark stays, and the file ends with one line end.
 //!
 //! A file with syntax errors is not formatted: [`format`] gives its errors. The result is
@@ -22,14 +29,10 @@
 
 mod layout;
 mod render;
-mod wrap;
+mod style;
 
 use t27_diag::{Diagnostic, FileId};
 use t27_syntax::token::Token;
-
-/// Lines longer than this (in characters, indentation included) are wrapped where they hold
-/// a bracketed list.
-pub const MAX_WIDTH: usize = 100;
 
 /// Why a file was not formatted.
 #[derive(Debug)]
@@ -41,7 +44,7 @@ pub enum Unformatted {
     Changed,
 }
 
-/// The file `src` in the canonical layout.
+/// The file `src` formatted: its layout made consistent, in its own habits.
 pub fn format(file: FileId, src: &str) -> Result<String, Unformatted> {
     let parsed = t27_syntax::parse(file, src);
     let in_bodies = t27_syntax::errors_in_bodies(file, src, &parsed.file.items);
@@ -57,7 +60,7 @@ pub fn format(file: FileId, src: &str) -> Result<String, Unformatted> {
     }
     let tokens = t27_syntax::lexer::lex(file, src).tokens;
     let mut lines = layout::lines(src, &tokens);
-    wrap::wrap_long_lines(&mut lines);
+    style::keep_habits(&mut lines);
     let out = render::render(src, &lines);
     if same_tokens_and_comments(file, src, &tokens, &out) {
         Ok(out)

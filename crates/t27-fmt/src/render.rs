@@ -28,7 +28,7 @@ pub(crate) fn render(original: &str, lines: &[Line<'_>]) -> String {
 }
 
 /// One line without its line end.
-pub(crate) fn line_text(line: &Line<'_>) -> String {
+fn line_text(line: &Line<'_>) -> String {
     let mut s = " ".repeat(line.indent * INDENT);
     for p in &line.pieces {
         if p.space_before {
@@ -43,9 +43,4 @@ pub(crate) fn line_text(line: &Line<'_>) -> String {
         s.push_str(c);
     }
     s
-}
-
-/// How wide a line is, in characters.
-pub(crate) fn width(line: &Line<'_>) -> usize {
-    line_text(line).chars().count()
 }

@@ -1,7 +1,13 @@
 //! The formatter, over data (a data-driven harness: each file is a test of its own).
 //!
 //! - `layout::NAME`: each spec in `tests/fixtures/fmt` (one for each construct and comment
-//!   position) formatted, as an insta snapshot.
+//!   position, the owner-style tree in `owner/`, the mixed files in `mixed/`) formatted, as an
+//!   insta snapshot.
+//! - `unchanged::PATH`: the specs written in the owner's style (the seeds in `specs/queen` and
+//!   `tests/fixtures/fmt/owner`: `NAME : T`, `name: T` parameters, flat bodies, long lines)
+//!   formatted change 0 lines.
+//! - `marked::PATH`: in each file of `tests/fixtures/fmt/mixed` (a file inconsistent with its
+//!   own majority), formatting changes exactly the lines marked `// normalised`.
 //! - `keeps::PATH`: every spec of the repository (the fixtures and both seeds) formatted is
 //!   formatted already (idempotence), parses to the same syntax tree spans aside, bodies and
 //!   all; a spec with syntax errors is not formatted, and says so with its errors.
@@ -30,15 +36,32 @@ fn main() {
             layout(&path, &name)
         }));
     }
+    let mut owner_style = t27_files(&repo.join("specs/queen"));
+    owner_style.extend(t27_files(&repo.join("tests/fixtures/fmt/owner")));
+    assert!(
+        owner_style.len() >= 4,
+        "owner-style specs: {}",
+        owner_style.len()
+    );
+    for path in owner_style {
+        let name = relative(&repo, &path);
+        trials.push(Trial::test(format!("unchanged::{name}"), move || {
+            unchanged(&path)
+        }));
+    }
+    let mixed = t27_files(&repo.join("tests/fixtures/fmt/mixed"));
+    assert!(mixed.len() >= 3, "mixed files: {}", mixed.len());
+    for path in mixed {
+        let name = relative(&repo, &path);
+        trials.push(Trial::test(format!("marked::{name}"), move || {
+            marked(&path)
+        }));
+    }
     let mut every = t27_files(&repo.join("tests/fixtures"));
     every.extend(t27_files(&repo.join("specs")));
     assert!(every.len() > 100, "specs: {}", every.len());
     for path in every {
-        let name = path
-            .strip_prefix(&repo)
-            .unwrap_or(&path)
-            .to_string_lossy()
-            .replace('\\', "/");
+        let name = relative(&repo, &path);
         trials.push(Trial::test(format!("keeps::{name}"), move || keeps(&path)));
     }
     for batch in 0..8u64 {
@@ -79,6 +102,57 @@ fn one_token_a_line(src: &str) -> String {
     }
     out.push_str(&src[at..]);
     out
+}
+
+fn relative(repo: &Path, path: &Path) -> String {
+    path.strip_prefix(repo)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// The numbers (from 1) of the lines formatting changes in `path`'s text. The formatter never
+/// adds or removes a line of these files (they have no runs of blank lines), so the lines are
+/// compared one for one; a different count of lines is a failure of its own.
+fn changed_lines(path: &Path) -> Result<(String, Vec<usize>), Failed> {
+    let src = read(path)?;
+    let out = format(FileId(0), &src).map_err(|e| format!("not formatted: {e:?}"))?;
+    let (before, after): (Vec<&str>, Vec<&str>) = (src.lines().collect(), out.lines().collect());
+    if before.len() != after.len() {
+        return Err(format!("{} lines became {}:\n{out}", before.len(), after.len()).into());
+    }
+    let changed = (before.iter().zip(&after).enumerate())
+        .filter(|(_, (b, a))| b != a)
+        .map(|(i, _)| i + 1)
+        .collect();
+    Ok((src, changed))
+}
+
+/// A spec in the owner's style: formatting it changes no line.
+fn unchanged(path: &Path) -> Result<(), Failed> {
+    let (_, changed) = changed_lines(path)?;
+    if changed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} lines changed: {changed:?}", changed.len()).into())
+    }
+}
+
+/// A mixed file: formatting changes the lines marked `// normalised`, and only those.
+fn marked(path: &Path) -> Result<(), Failed> {
+    let (src, changed) = changed_lines(path)?;
+    let marked: Vec<usize> = (src.lines().enumerate())
+        .filter(|(_, l)| l.contains("// normalised"))
+        .map(|(i, _)| i + 1)
+        .collect();
+    if marked.is_empty() {
+        return Err("no line is marked `// normalised`".into());
+    }
+    if changed == marked {
+        Ok(())
+    } else {
+        Err(format!("changed lines {changed:?}, marked lines {marked:?}").into())
+    }
 }
 
 fn t27_files(dir: &Path) -> Vec<PathBuf> {
