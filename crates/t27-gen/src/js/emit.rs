@@ -579,7 +579,6 @@ fn wraps_all(s: &str) -> bool {
     false
 }
 
-/// The range of an integer type as the runtime's arguments.
 /// The inline test that a host's value is a whole number of the 32-bit-or-narrower type `t`:
 /// a number that the operator which wraps to `t`'s range leaves as it is (so a fraction, NaN,
 /// an infinity or a number out of range is refused; a -0 passes, as it does `$.arg`).
@@ -600,6 +599,7 @@ fn small_test(t: IntTy, v: &str) -> String {
     format!("typeof {v} === \"number\" && {wrapped} === {v}")
 }
 
+/// The range of an integer type as the runtime's arguments.
 fn bounds(t: IntTy) -> (String, String) {
     (int_literal(&t.min()), int_literal(&t.max()))
 }
