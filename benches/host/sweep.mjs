@@ -1,9 +1,11 @@
 // The speed of mirrored functions against the same logic written by hand, on Node.js:
 // `next_state` over every (state, event) pair and `claim_of` over a grid of its inputs,
 // ROUNDS times each, by the JavaScript mirror (`t27 gen js specs/queen --out DIR`) and by
-// hand-written code below, alternately, five times; the median of each and their ratio.
+// hand-written code below, alternately, five times; the median of each, and the ratio: the
+// median of the five runs' ratios (each of two runs side by side in time, so that a machine
+// busy with other work for a while slows both sides of a ratio alike).
 //   node benches/host/sweep.mjs DIR [ROUNDS | --short] [OLD_DIR]
-// `--short` is 2,000 rounds (a smoke run for CI, a second or so). With OLD_DIR (another
+// `--short` is 10,000 rounds (a smoke run for CI, about a second). With OLD_DIR (another
 // generated mirror, e.g. of the commit before a change), its mirror is timed in the same
 // alternation, so a before and an after are measured in one run.
 // Both (all three) must give the same checksum: a mirror that answered differently stops it.
@@ -13,7 +15,7 @@ import { pathToFileURL } from "node:url";
 
 const dir = process.argv[2];
 const roundsArg = process.argv[3] ?? "20000";
-const rounds = roundsArg === "--short" ? 2000 : Number(roundsArg);
+const rounds = roundsArg === "--short" ? 10000 : Number(roundsArg);
 const oldDir = process.argv[4];
 if (!dir || !Number.isInteger(rounds) || rounds <= 0) {
   console.error(
@@ -88,9 +90,11 @@ function claimOf(finished, verdict, idleMs, sendBacks, releases) {
 }
 
 // ---- The sweep -------------------------------------------------------------------------------
-// Each contender gets a sweep of its own, compiled from the same source text: one shared
-// function would see two or three callees at its call sites and be optimized for none of them
-// (a host calls one implementation), and closures of one function literal share V8's feedback.
+// Each contender gets a sweep of its own, compiled from the same code: one shared function
+// would see two or three callees at its call sites and be optimized for none of them (a host
+// calls one implementation). Closures of one function literal share V8's feedback, and so do
+// functions made by `new Function` from the same text (V8 caches it): each text names its
+// contender.
 const IDLE = [0, 1000, 1800000, 3600000, 21600000, 86400000];
 const SWEEP = `
   let sum = 0;
@@ -106,22 +110,30 @@ const SWEEP = `
     calls += 11 * IDLE.length;
   }
   return [sum, calls];`;
-const sweepOf = (next, claim) => new Function("next", "claim", "IDLE", `return (rounds) => {${SWEEP}};`)(next, claim, IDLE);
+const sweepOf = (label, next, claim) =>
+  new Function("next", "claim", "IDLE", `// the sweep of ${label}\nreturn (rounds) => {${SWEEP}};`)(next, claim, IDLE);
 
+// A run's time is the CPU time of the process (user and system, every thread: the garbage
+// collector's work counts), in ms. Not the wall clock, which on a machine busy with other work
+// also counts the time the process waited for a core.
 function time(sweep) {
-  const t0 = process.hrtime.bigint();
+  const c0 = process.cpuUsage();
   const [sum, calls] = sweep(rounds);
-  return [Number(process.hrtime.bigint() - t0) / 1e6, sum, calls];
+  const c = process.cpuUsage(c0);
+  return [(c.user + c.system) / 1e3, sum, calls];
 }
 
 const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 const contenders = {
-  mirror: sweepOf(mirror.next_state, mirror.claim_of),
-  hand: sweepOf(nextState, claimOf),
-  old: old ? sweepOf(old.next_state, old.claim_of) : null,
+  mirror: sweepOf("mirror", mirror.next_state, mirror.claim_of),
+  hand: sweepOf("hand", nextState, claimOf),
+  old: old ? sweepOf("old", old.next_state, old.claim_of) : null,
 };
-// A warm-up of each before the timed runs, so that a short run times optimized code too.
-for (const sweep of Object.values(contenders)) if (sweep) sweep(Math.min(rounds, 2000));
+// A warm-up of each before the timed runs (three calls: V8 optimizes on another thread, and
+// the first call may end before that code is ready), so that a short run times optimized code.
+for (const sweep of Object.values(contenders)) {
+  for (let i = 0; sweep && i < 3; i++) sweep(Math.min(rounds, 5000));
+}
 const mirrored = [], hand = [], older = [];
 let sums = new Set(), calls = 0;
 for (let i = 0; i < 5; i++) {
@@ -143,9 +155,10 @@ if (sums.size !== 1) {
 }
 const [m, h] = [median(mirrored), median(hand)];
 const line = (label, t) => `  ${label.padEnd(13)}${t.toFixed(1)} ms  (${((t * 1e6) / calls).toFixed(2)} ns/call)`;
-console.log(`${calls} calls a run (next_state and claim_of), median of 5 alternating runs:`);
+console.log(`${calls} calls a run (next_state and claim_of), CPU time, median of 5 alternating runs:`);
 console.log(line("mirror", m));
 if (old) console.log(line("old mirror", median(older)));
 console.log(line("hand-written", h));
-console.log(`ratio mirror/hand ${(m / h).toFixed(2)}`);
-if (old) console.log(`ratio old/hand ${(median(older) / h).toFixed(2)}`);
+const ratio = (xs) => median(xs.map((x, i) => x / hand[i])).toFixed(2);
+console.log(`ratio mirror/hand ${ratio(mirrored)}`);
+if (old) console.log(`ratio old/hand ${ratio(older)}`);

@@ -15,6 +15,7 @@ use t27_diag::Span;
 use t27_ir::*;
 
 mod expr;
+pub(crate) use expr::inlined;
 
 /// Where a trap or an assert is, for the host test runner: the module and span, and for a
 /// comparison assert the types of its two sides.
