@@ -175,3 +175,40 @@ pub fn module_prefixes(p: &t27_ir::Program) -> Vec<String> {
     }
     names
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_become_snake_case_rust_modules() {
+        for (file, module) in [
+            ("review_first", "review_first"),
+            ("reviewValve", "review_valve"),
+            ("HTTPTask", "http_task"),
+            ("v2Rules", "v2_rules"),
+            ("999_multibots_telegraf_ci", "_999_multibots_telegraf_ci"),
+            ("a__b", "a_b"),
+            ("a.b c", "a_b_c"),
+            ("match", "r#match"),
+            ("self", "self_"),
+            ("-", "t27_module"),
+        ] {
+            assert_eq!(rust_module(file), module, "{file}");
+        }
+    }
+
+    #[test]
+    fn a_module_named_apart_from_its_file_points_at_it() {
+        assert_eq!(rust_mod_decl("dispatch", false), "pub mod dispatch;");
+        assert_eq!(rust_mod_decl("match", false), "pub mod r#match;");
+        assert_eq!(
+            rust_mod_decl("reviewValve", false),
+            "#[path = \"reviewValve.rs\"]\npub mod review_valve;"
+        );
+        assert_eq!(
+            rust_mod_decl("2024_q1", true),
+            "#[path = \"2024_q1/mod.rs\"]\npub mod _2024_q1;"
+        );
+    }
+}
