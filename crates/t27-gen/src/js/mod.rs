@@ -303,10 +303,11 @@ fn support(e: &mut Emitter, reached: &Reached, home: ModuleId, typed: bool) -> S
     }
     let mut bindings = String::new();
     for c in &reached.consts {
-        if e.names.consts[*c as usize].is_some() {
+        let k = &p.consts[*c as usize];
+        // An exported constant has its name; a number or a flag is written where it is read.
+        if e.names.consts[*c as usize].is_some() || k.value.as_ref().is_some_and(emit::inlined) {
             continue;
         }
-        let k = &p.consts[*c as usize];
         let value = match &k.value {
             Some(v) => e.literal(v, &k.ty),
             None => e.zero(&k.ty),

@@ -29,10 +29,19 @@ impl<'a> Emitter<'a> {
     pub(super) fn raw(&mut self, e: &Expr) -> String {
         match &e.kind {
             ExprKind::Lit(v) => self.literal(v, &e.ty),
-            ExprKind::Const(id) => match &self.names.consts[id.index()] {
-                Some(name) => name.clone(),
-                None => format!("$k{}", id.0),
-            },
+            ExprKind::Const(id) => {
+                let c = &self.p.consts[id.index()];
+                match (&c.value, &self.names.consts[id.index()]) {
+                    // A number or a flag is written as its value, named in a comment: V8 does
+                    // not fold a module's `const` into the code that reads it (each read was a
+                    // load, most of the time of a decision function that compares with them).
+                    (Some(v), _) if inlined(v) => {
+                        format!("{} /* {} */", self.literal(v, &c.ty), c.decl.name)
+                    }
+                    (_, Some(name)) => name.clone(),
+                    (_, None) => format!("$k{}", id.0),
+                }
+            }
             ExprKind::Global(id) => format!("$g{}", id.0),
             ExprKind::Local(id) => self.locals[id.index()].clone(),
             ExprKind::Call(f, args) => {
@@ -354,4 +363,10 @@ impl<'a> Emitter<'a> {
             Ty::Void | Ty::Error => "undefined".into(),
         }
     }
+}
+
+/// Whether a constant's reads are written as its value: a number, a bigint or a flag (not a
+/// string or an aggregate, which are objects).
+pub(crate) fn inlined(v: &Value) -> bool {
+    matches!(v, Value::Int(_) | Value::Bool(_) | Value::F64(_))
 }
