@@ -43,8 +43,31 @@ impl Checker {
         Ty::Error
     }
 
-    /// A parameter's type: any type, `[]u8` included.
+    /// A parameter's type: any type, `[]u8` included. A type nested more than
+    /// [`t27_syntax::MAX_NESTING`] deep (`[1][1]...u32`, which brackets do not nest) is E0109:
+    /// every phase walks types recursively.
     pub(crate) fn resolve_param_type(&mut self, m: ModuleId, t: &TypeExpr) -> Ty {
+        if self.type_depth >= t27_syntax::MAX_NESTING {
+            let file = self.file_of(m);
+            self.report(
+                Diagnostic::new(
+                    Code("E0109"),
+                    file,
+                    t.span,
+                    "this type is nested too deeply",
+                )
+                .with_label(format!("more than {} levels", t27_syntax::MAX_NESTING))
+                .with_help("name a struct for the inner part, or flatten the arrays"),
+            );
+            return Ty::Error;
+        }
+        self.type_depth += 1;
+        let ty = self.resolve_type_at(m, t);
+        self.type_depth -= 1;
+        ty
+    }
+
+    fn resolve_type_at(&mut self, m: ModuleId, t: &TypeExpr) -> Ty {
         let file = self.file_of(m);
         match &t.kind {
             TypeKind::Error => Ty::Error,
@@ -126,6 +149,8 @@ impl Checker {
                     AstExpr::Path(path) => match self.resolve_path(m, path, "constant") {
                         Some(Def::Const(id)) => {
                             self.ensure_const(id);
+                            let site = path[path.len() - 1].span;
+                            self.note_use(file, site, Def::Const(id));
                             match &self.program.consts[id.index()].value {
                                 Some(Value::Int(v)) => u64::try_from(v).ok(),
                                 None => return Ty::Error,
