@@ -14,8 +14,29 @@ use crate::checker::Checker;
 use t27_diag::{Code, Diagnostic};
 use t27_ir::{StructId, Ty};
 
-/// How deeply structs may hold structs by value (counting through arrays and tuples).
+/// How deeply a struct's value may nest: structs holding structs by value, with the arrays
+/// and tuples around each.
 pub(crate) const MAX_STRUCT_DEPTH: u32 = 256;
+
+/// How deeply `ty` nests arrays and tuples (1 for a type that holds none); a struct counts 1
+/// here, its own depth is the walk's business. Types are at most 256 deep (`types.rs`).
+fn type_depth(ty: &Ty) -> u32 {
+    match ty {
+        Ty::Array(elem, _) => 1 + type_depth(elem),
+        Ty::Tuple(parts) => 1 + parts.iter().map(type_depth).max().unwrap_or(0),
+        _ => 1,
+    }
+}
+
+/// Each struct named in `ty`, with how many arrays and tuples are around it.
+fn structs_in(ty: &Ty, around: u32, f: &mut impl FnMut(StructId, u32)) {
+    match ty {
+        Ty::Struct(id) => f(*id, around),
+        Ty::Array(elem, _) => structs_in(elem, around + 1, f),
+        Ty::Tuple(parts) => parts.iter().for_each(|t| structs_in(t, around + 1, f)),
+        _ => {}
+    }
+}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mark {
@@ -32,30 +53,34 @@ struct Frame {
 }
 
 impl Checker {
-    /// Reports every field that closes a cycle of structs held by value, or nests structs
+    /// Reports every field that closes a cycle of structs held by value, or nests values
     /// deeper than [`MAX_STRUCT_DEPTH`], and makes its type `Ty::Error`.
     pub(crate) fn check_struct_cycles(&mut self) {
         let p = &self.program;
-        // Per struct: (field, struct it holds by value), each pair once.
-        let edges: Vec<Vec<(usize, usize)>> = p
-            .structs
-            .iter()
-            .map(|s| {
-                let mut out = Vec::new();
-                for (fi, f) in s.fields.iter().enumerate() {
-                    f.ty.for_each_struct(&mut |t: StructId| {
-                        if !out.contains(&(fi, t.index())) {
-                            out.push((fi, t.index()));
-                        }
-                    });
-                }
-                out
-            })
-            .collect();
+        // Per struct: (field, struct it holds by value, the arrays and tuples around that
+        // struct in the field's type), each pair once at its deepest.
+        let mut edges: Vec<Vec<(usize, usize, u32)>> = Vec::with_capacity(p.structs.len());
+        // How deeply a struct's value nests types (itself, arrays, tuples and the structs it
+        // holds), as far as known: its own fields' types first.
+        let mut depth: Vec<u32> = Vec::with_capacity(p.structs.len());
+        for s in &p.structs {
+            let mut out: Vec<(usize, usize, u32)> = Vec::new();
+            let mut own = 1;
+            for (fi, f) in s.fields.iter().enumerate() {
+                own = own.max(1 + type_depth(&f.ty));
+                structs_in(&f.ty, 0, &mut |t: StructId, around| match out
+                    .iter_mut()
+                    .find(|e| e.0 == fi && e.1 == t.index())
+                {
+                    Some(e) => e.2 = e.2.max(around),
+                    None => out.push((fi, t.index(), around)),
+                });
+            }
+            edges.push(out);
+            depth.push(own);
+        }
         let n = edges.len();
         let mut mark = vec![Mark::New; n];
-        // How many structs deep a finished struct's value nests, itself included.
-        let mut depth = vec![1u32; n];
         let mut cut: Vec<(usize, usize)> = Vec::new();
         let mut stack: Vec<Frame> = Vec::new();
         for root in 0..n {
@@ -66,7 +91,7 @@ impl Checker {
             stack.push(Frame { id: root, edge: 0 });
             while let Some(top) = stack.last_mut() {
                 let s = top.id;
-                let Some(&(field, target)) = edges[s].get(top.edge) else {
+                let Some(&(field, target, around)) = edges[s].get(top.edge) else {
                     mark[s] = Mark::Done;
                     stack.pop();
                     continue;
@@ -91,11 +116,12 @@ impl Checker {
                         cut.push((s, field));
                     }
                     Mark::Done => {
-                        if depth[target] + 1 > MAX_STRUCT_DEPTH {
+                        let nested = 1 + around + depth[target];
+                        if nested > MAX_STRUCT_DEPTH {
                             self.report(self.too_deep_error(s, field));
                             cut.push((s, field));
                         } else {
-                            depth[s] = depth[s].max(depth[target] + 1);
+                            depth[s] = depth[s].max(nested);
                         }
                     }
                 }
@@ -157,7 +183,7 @@ impl Checker {
         .with_help("keep the parts in an array of their own and refer to them by index")
     }
 
-    /// E2027 at a field that nests structs deeper than [`MAX_STRUCT_DEPTH`].
+    /// E2027 at a field that nests values deeper than [`MAX_STRUCT_DEPTH`].
     fn too_deep_error(&self, s: usize, field: usize) -> Diagnostic {
         let st = &self.program.structs[s];
         let f = &st.fields[field];
@@ -166,12 +192,12 @@ impl Checker {
             self.file_of(st.decl.module),
             f.span,
             format!(
-                "`{}.{}` nests structs more than {MAX_STRUCT_DEPTH} deep",
+                "`{}.{}` nests values more than {MAX_STRUCT_DEPTH} deep",
                 st.decl.name, f.name
             ),
         )
         .with_label(format!(
-            "more than {MAX_STRUCT_DEPTH} structs, one inside the next"
+            "more than {MAX_STRUCT_DEPTH} structs, arrays and tuples, one inside the next"
         ))
         .with_help("flatten the structs: hold the inner parts side by side")
     }

@@ -323,7 +323,7 @@ codes! {
     }
     "E2027" "E2027-nested-declarations.t27" {
         "declarations nested deeper than t27 follows",
-        "Structs may hold structs by value at most 256 deep, and a constant may need at most 256 constants declared after it, each computed inside the one before (`A = B + 1; B = C + 1; ...`, with `A` first). Checking, the engines and the mirrors follow such chains recursively, and the limit keeps them within their stack. Real specs stay far below it; generated files may not.",
+        "A struct's value may nest at most 256 deep (structs holding structs by value, counting the arrays and tuples around each), and a constant may need at most 256 constants declared after it, each computed inside the one before (`A = B + 1; B = C + 1; ...`, with `A` first). Checking, the engines and the mirrors follow such chains recursively, and the limit keeps them within their stack. Real specs stay far below it; generated files may not.",
         fix: "Flatten the structs; declare constants before the ones that use them."
     }
     "E3001" "E3001-constant-out-of-range.t27" {

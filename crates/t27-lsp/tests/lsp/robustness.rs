@@ -140,7 +140,8 @@ fn self_containing_and_deeply_nested_specs_get_diagnostics() {
             let resp = c.request(method, json!({ "textDocument": { "uri": uri } }));
             assert!(resp.error.is_none(), "{name} {method}: {:?}", resp.error);
         }
-        let at = json!({ "textDocument": { "uri": uri }, "position": { "line": 1, "character": 12 } });
+        let at =
+            json!({ "textDocument": { "uri": uri }, "position": { "line": 1, "character": 12 } });
         for method in ["textDocument/hover", "textDocument/completion"] {
             let resp = c.request(method, at.clone());
             assert!(resp.error.is_none(), "{name} {method}: {:?}", resp.error);
