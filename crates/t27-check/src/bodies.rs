@@ -166,7 +166,6 @@ impl Checker {
             broken_uses: Vec::new(),
             names: self.names.as_ref().map(|_| Vec::new()),
             const_depth: 0,
-            type_depth: 0,
             broken_imports: self.broken_imports.clone(),
             parallel_from: self.parallel_from,
             check_blocks: self.check_blocks,

@@ -96,10 +96,8 @@ pub(crate) struct Checker {
     /// Every name written and what it stands for, when asked ([`crate::check_names`]).
     pub names: Option<Vec<crate::NameUse>>,
     /// How many constants are being computed, each inside the one before
-    /// ([`Checker::ensure_const`]), and how deep the type being resolved is: both bounded,
-    /// since each level is a level of this thread's stack.
+    /// ([`Checker::ensure_const`]): bounded, since each is a level of this thread's stack.
     pub const_depth: u32,
-    pub type_depth: u32,
 }
 
 /// A name written at `site` in `file` that a `use` with an error imported; `import` is the
@@ -149,7 +147,6 @@ impl Checker {
             keep_bodies,
             names: keep_names.then(Vec::new),
             const_depth: 0,
-            type_depth: 0,
         };
         c.collect_declarations();
         c.resolve_imports();

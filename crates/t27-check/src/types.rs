@@ -43,34 +43,26 @@ impl Checker {
         Ty::Error
     }
 
-    /// A parameter's type: any type, `[]u8` included. A type nested more than
-    /// [`t27_syntax::MAX_NESTING`] deep (`[1][1]...u32`, which brackets do not nest) is E0109:
-    /// every phase walks types recursively.
+    /// A parameter's type: any type, `[]u8` included.
     pub(crate) fn resolve_param_type(&mut self, m: ModuleId, t: &TypeExpr) -> Ty {
-        if self.type_depth >= t27_syntax::MAX_NESTING {
-            let file = self.file_of(m);
-            self.report(
-                Diagnostic::new(
-                    Code("E0109"),
-                    file,
-                    t.span,
-                    "this type is nested too deeply",
-                )
-                .with_label(format!("more than {} levels", t27_syntax::MAX_NESTING))
-                .with_help("name a struct for the inner part, or flatten the arrays"),
-            );
-            return Ty::Error;
-        }
-        self.type_depth += 1;
-        let ty = self.resolve_type_at(m, t);
-        self.type_depth -= 1;
-        ty
-    }
-
-    fn resolve_type_at(&mut self, m: ModuleId, t: &TypeExpr) -> Ty {
         let file = self.file_of(m);
         match &t.kind {
             TypeKind::Error => Ty::Error,
+            // `[1][1]...u32`: brackets that close at once are not nesting to the parser's
+            // limit, so the parser cut the type short (`TypeExpr::new`).
+            TypeKind::TooDeep => {
+                self.report(
+                    Diagnostic::new(
+                        Code("E0109"),
+                        file,
+                        t.span,
+                        "this type is nested too deeply",
+                    )
+                    .with_label(format!("more than {} levels", t27_syntax::MAX_NESTING))
+                    .with_help("name a struct for the inner part, or flatten the arrays"),
+                );
+                Ty::Error
+            }
             TypeKind::Named(path) => {
                 if path.len() == 1 {
                     let name = path[0].name.as_str();
