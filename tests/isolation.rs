@@ -14,9 +14,17 @@ use t27_diag::{LineIndex, Sources};
 use t27_run::{BlockReport, BlockResult, Engine, NotRun};
 
 const TREE: &str = "tests/fixtures/isolation";
+/// Broken declarations as operands of every operator, and recursive structs: what lowering
+/// turns into `Error` nodes must still block every block that reaches it.
+const REACH: &str = "tests/fixtures/reach";
+const TREES: [&str; 2] = [TREE, REACH];
 
 fn checked() -> Checked {
-    check_paths(&t27_files(Path::new(TREE)), &mut MemLoader::default())
+    checked_tree(TREE)
+}
+
+fn checked_tree(tree: &str) -> Checked {
+    check_paths(&t27_files(Path::new(tree)), &mut MemLoader::default())
 }
 
 fn run(checked: &Checked, engine: Engine) -> Vec<BlockReport> {
@@ -59,9 +67,15 @@ fn outcomes(checked: &Checked, reports: &[BlockReport]) -> String {
 /// outcomes and blockers, and every error once, between the check and the blocks' reports.
 #[test]
 fn blocks_checked_as_they_run_end_as_when_checked_first() {
-    let first = checked();
+    for tree in TREES {
+        checked_as_they_run(tree);
+    }
+}
+
+fn checked_as_they_run(tree: &str) {
+    let first = checked_tree(tree);
     let as_run =
-        t27_check::check_declarations(&t27_files(Path::new(TREE)), None, &mut MemLoader::default());
+        t27_check::check_declarations(&t27_files(Path::new(tree)), None, &mut MemLoader::default());
     for engine in [Engine::Eval, Engine::Jit, Engine::DEFAULT] {
         let a = run(&first, engine);
         let b = run_blocks_lowered_on(&as_run, engine, Duration::from_secs(10), Some(2)).0;
@@ -106,9 +120,9 @@ fn the_jit_runs_what_does_not_reach_an_error() {
 }
 
 /// The (file, line, code) of every `// mistake: CODE` mark in the tree.
-fn marked_mistakes() -> BTreeSet<(String, usize, String)> {
+fn marked_mistakes(tree: &str) -> BTreeSet<(String, usize, String)> {
     let mut marks = BTreeSet::new();
-    for path in t27_files(Path::new(TREE)) {
+    for path in t27_files(Path::new(tree)) {
         let text = std::fs::read_to_string(&path).expect("fixture");
         for (i, line) in text.lines().enumerate() {
             if let Some((_, code)) = line.split_once("// mistake: ") {
@@ -124,6 +138,39 @@ fn marked_mistakes() -> BTreeSet<(String, usize, String)> {
 #[test]
 fn check_reports_each_mistake_once() {
     let checked = checked();
+    assert_mistakes_reported_once(&checked, TREE);
+    insta::assert_snapshot!(rendered(&checked));
+}
+
+/// The reach tree's errors, one a mark, rendered.
+#[test]
+fn check_reports_each_reach_mistake_once() {
+    let checked = checked_tree(REACH);
+    assert_mistakes_reported_once(&checked, REACH);
+    insta::assert_snapshot!(rendered(&checked));
+}
+
+/// Every block of the reach tree that reaches a broken declaration, by any operator, call,
+/// literal, constant or module `var`, is not run, on both engines, with the same blocker;
+/// only those that reach nothing broken run.
+#[test]
+fn broken_operands_block_on_every_engine() {
+    let checked = checked_tree(REACH);
+    let eval = outcomes(&checked, &run(&checked, Engine::Eval));
+    let jit = outcomes(&checked, &run(&checked, Engine::Jit));
+    assert_eq!(eval, jit);
+    let ran: Vec<&str> = eval.lines().filter(|l| l.ends_with(": pass")).collect();
+    assert!(
+        eval.lines().all(|l| [": fail", ": trap", ": timeout"]
+            .iter()
+            .all(|w| !l.ends_with(w))),
+        "a block that reaches an error ran and failed:\n{eval}"
+    );
+    assert!(!ran.is_empty(), "{eval}");
+    insta::assert_snapshot!(eval);
+}
+
+fn assert_mistakes_reported_once(checked: &Checked, tree: &str) {
     let errors: Vec<(String, usize, String)> = checked
         .diagnostics
         .iter()
@@ -144,8 +191,7 @@ fn check_reports_each_mistake_once() {
         errors.len(),
         "an error reported twice: {errors:#?}"
     );
-    assert_eq!(unique, marked_mistakes());
-    insta::assert_snapshot!(rendered(&checked));
+    assert_eq!(unique, marked_mistakes(tree));
 }
 
 /// JSON lines carry `reason` and `blocked_by`; JUnit gives the reason as `<skipped message>`.

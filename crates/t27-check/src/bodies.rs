@@ -108,6 +108,7 @@ impl Checker {
         if let Some(w) = worker {
             self.diags.extend(w.diags);
             self.import_uses.extend(w.import_uses);
+            self.broken_uses.extend(w.broken_uses);
             if let (Some(names), Some(more)) = (&mut self.names, w.names) {
                 names.extend(more);
             }
@@ -162,7 +163,9 @@ impl Checker {
             test_ast: self.test_ast.clone(),
             syntax_errors: self.syntax_errors.clone(),
             import_uses: Vec::new(),
+            broken_uses: Vec::new(),
             names: self.names.as_ref().map(|_| Vec::new()),
+            const_depth: 0,
             broken_imports: self.broken_imports.clone(),
             parallel_from: self.parallel_from,
             check_blocks: self.check_blocks,
@@ -319,6 +322,9 @@ pub struct LoweredBlock {
     pub diagnostics: Vec<Diagnostic>,
     /// The names it writes that a `use` with an error brought in (see [`crate::Isolation`]).
     pub import_uses: Vec<crate::ImportUse>,
+    /// The names it writes that stand for a declaration with an error (see
+    /// [`crate::BrokenUse`]).
+    pub broken_uses: Vec<crate::BrokenUse>,
     pub folded_asserts: u32,
     pub runtime_asserts: u32,
 }
@@ -361,10 +367,13 @@ impl BlockLowerer {
         diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
         diagnostics.dedup();
         import_uses.sort_by_key(|u| (u.site.start, u.import.start));
+        let mut broken_uses = std::mem::take(&mut self.0.broken_uses);
+        broken_uses.sort_by_key(|u| u.site.start);
         LoweredBlock {
             body,
             diagnostics,
             import_uses,
+            broken_uses,
             folded_asserts: folded,
             runtime_asserts: runtime,
         }

@@ -59,6 +59,7 @@ pub(crate) struct Output {
     pub diagnostics: Vec<Diagnostic>,
     pub syntax: Vec<ast::SourceFile>,
     pub import_uses: Vec<ImportUse>,
+    pub broken_uses: Vec<crate::BrokenUse>,
     pub names: Vec<crate::NameUse>,
 }
 
@@ -81,6 +82,8 @@ pub(crate) struct Checker {
     pub syntax_errors: Vec<(FileId, Span)>,
     /// Every name resolved through a `use` that has an error, where it was written.
     pub import_uses: Vec<ImportUse>,
+    /// Every name written for a declaration that has an error (`broken.rs`).
+    pub broken_uses: Vec<crate::BrokenUse>,
     /// The `use`s with an error, by file and the start of the name they import.
     pub broken_imports: rustc_hash::FxHashSet<(FileId, u32)>,
     /// From how many bytes of source bodies are lowered on two threads.
@@ -92,6 +95,9 @@ pub(crate) struct Checker {
     pub keep_bodies: bool,
     /// Every name written and what it stands for, when asked ([`crate::check_names`]).
     pub names: Option<Vec<crate::NameUse>>,
+    /// How many constants are being computed, each inside the one before
+    /// ([`Checker::ensure_const`]): bounded, since each is a level of this thread's stack.
+    pub const_depth: u32,
 }
 
 /// A name written at `site` in `file` that a `use` with an error imported; `import` is the
@@ -134,17 +140,21 @@ impl Checker {
             test_ast: Vec::new(),
             syntax_errors,
             import_uses: Vec::new(),
+            broken_uses: Vec::new(),
             broken_imports: Default::default(),
             parallel_from,
             check_blocks,
             keep_bodies,
             names: keep_names.then(Vec::new),
+            const_depth: 0,
         };
         c.collect_declarations();
         c.resolve_imports();
         // Every error of a `use` is known by now (loading, resolving imports).
         c.find_broken_imports();
         c.resolve_structs();
+        // Before anything walks a struct type: afterwards none holds itself.
+        c.check_struct_cycles();
         c.resolve_signatures();
         // Module `var`s first: a constant that reads one is then reported as not computable.
         c.check_globals();
@@ -167,6 +177,7 @@ impl Checker {
             diagnostics: c.diags,
             syntax: asts,
             import_uses: c.import_uses,
+            broken_uses: c.broken_uses,
             names: c.names.unwrap_or_default(),
         }
     }

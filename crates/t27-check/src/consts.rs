@@ -31,6 +31,38 @@ impl Checker {
             }
             ConstState::Pending => {}
         }
+        if self.const_depth >= MAX_CONST_DEPTH {
+            self.const_too_deep(id);
+            return;
+        }
+        self.const_depth += 1;
+        self.compute_const(id);
+        self.const_depth -= 1;
+    }
+
+    /// E2027: constant `id` is needed inside more than [`MAX_CONST_DEPTH`] constants being
+    /// computed. It is left without a value (and a type), which blocks what reaches it.
+    fn const_too_deep(&mut self, id: ConstId) {
+        self.const_state[id.index()] = ConstState::Done;
+        let c = &mut self.program_mut().consts[id.index()];
+        c.ty = Ty::Error;
+        c.value = None;
+        let (module, name, span) = (c.decl.module, c.decl.name.clone(), c.decl.name_span);
+        let file = self.file_of(module);
+        self.report(
+            Diagnostic::new(
+                Code("E2027"),
+                file,
+                span,
+                format!("`{name}` is needed inside more than {MAX_CONST_DEPTH} constants, each computed from the next"),
+            )
+            .with_label(format!("computed {MAX_CONST_DEPTH} constants deep"))
+            .with_note("a constant that uses one declared after it computes that one first")
+            .with_help("declare constants before the constants that use them"),
+        );
+    }
+
+    fn compute_const(&mut self, id: ConstId) {
         self.const_state[id.index()] = ConstState::InProgress;
         let at = self.const_ast[id.index()];
         let modules = Arc::clone(&self.modules);
@@ -147,6 +179,10 @@ impl Checker {
         init.ty.clone()
     }
 }
+
+/// How many constants may be computed each inside the one before: a constant that uses one
+/// declared after it computes that one first, on this thread's stack (E2027 past it).
+pub(crate) const MAX_CONST_DEPTH: u32 = 256;
 
 /// Finds an integer in `v` that does not fit its place in `ty`, with the span to blame.
 fn out_of_range(v: &Value, ty: &Ty, init: &Expr) -> Option<(num_bigint::BigInt, IntTy, Span)> {

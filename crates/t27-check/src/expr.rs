@@ -215,6 +215,7 @@ impl Checker {
         match def {
             Def::Const(id) => {
                 self.ensure_const(id);
+                self.note_use(file, path[path.len() - 1].span, def);
                 let c = &self.program.consts[id.index()];
                 match (&c.ty, &c.value) {
                     // An untyped constant is its value: it takes its type from each use.

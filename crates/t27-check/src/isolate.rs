@@ -124,6 +124,9 @@ pub struct Isolation<'c> {
     /// Per file: the sites of names resolved through a `use`, sorted, with that `use`.
     import_sites: HashMap<FileId, Vec<(u32, Node)>>,
     module_of_file: HashMap<FileId, ModuleId>,
+    /// Per declaration: the broken declarations it names where its IR no longer does
+    /// ([`crate::BrokenUse`]).
+    broken_refs: HashMap<Node, Vec<ItemRef>>,
     /// Nodes from which no broken node can be reached.
     clean: HashSet<Node>,
 }
@@ -157,6 +160,7 @@ impl<'c> Isolation<'c> {
             spans,
             import_sites: HashMap::default(),
             module_of_file,
+            broken_refs: HashMap::default(),
             clean: HashSet::default(),
         };
         for (i, d) in checked.diagnostics.iter().enumerate() {
@@ -182,6 +186,13 @@ impl<'c> Isolation<'c> {
             at.sort_by_key(|(s, _)| *s);
         }
         iso.import_sites = sites;
+        let mut broken_refs: HashMap<Node, Vec<ItemRef>> = HashMap::default();
+        for u in &checked.broken_uses {
+            if let Some(node @ Node::Item(_)) = iso.node_at(u.file, u.site.start) {
+                broken_refs.entry(node).or_default().push(u.target);
+            }
+        }
+        iso.broken_refs = broken_refs;
         iso
     }
 
@@ -311,6 +322,7 @@ impl<'c> Isolation<'c> {
         let refs = block
             .reaches()
             .into_iter()
+            .chain(block.broken_uses.iter().map(|u| u.target))
             .map(|r| (Node::Item(r), reach_of(r)));
         let mut seen = HashSet::default();
         first.chain(refs).filter(|(n, _)| seen.insert(*n)).collect()
@@ -357,6 +369,10 @@ impl<'c> Isolation<'c> {
                     field.ty.for_each_struct(&mut |s| push(ItemRef::Struct(s)));
                 }
             }
+        }
+        // What it names that its IR lost to an error node.
+        if let Some(broken) = self.broken_refs.get(&node) {
+            broken.iter().for_each(|r| push(*r));
         }
         let decl = p.decl(item);
         let file = p.modules[decl.module.index()].file;

@@ -10,12 +10,14 @@
 
 mod bodies;
 mod body;
+mod broken;
 mod calls;
 mod checker;
 mod coerce;
 mod collect;
 mod consteval;
 mod consts;
+mod cycles;
 mod expr;
 mod isolate;
 mod lints;
@@ -28,6 +30,7 @@ mod types;
 mod views;
 
 pub use bodies::{BlockLowerer, LoweredBlock};
+pub use broken::BrokenUse;
 pub use checker::ImportUse;
 pub use isolate::{Blocker, Isolation, ModuleFault, Reach, Step, module_faults};
 pub use load::{Loader, MemoryLoader, normalize, spec_root};
@@ -57,6 +60,9 @@ pub struct Checked {
     /// Every name resolved through a `use` that has an error, where it was written: what ties
     /// a declaration to the broken `use` it reaches (see [`Isolation`]).
     pub import_uses: Vec<ImportUse>,
+    /// Every name written for a declaration that has an error, in source order: what ties a
+    /// declaration to what it reaches when its IR no longer says (see [`BrokenUse`]).
+    pub broken_uses: Vec<BrokenUse>,
     pub stats: Stats,
     /// Whether the blocks were checked with the rest ([`check`]): their diagnostics are in
     /// `diagnostics`, their assert counts and references in `program.tests`. Otherwise
@@ -180,6 +186,7 @@ fn check_in(
         mut diagnostics,
         syntax,
         import_uses,
+        broken_uses,
         mut names,
     } = checker::Checker::run(
         loaded.modules,
@@ -197,6 +204,9 @@ fn check_in(
     // In source order, whichever thread lowered the body a name was written in.
     let mut import_uses = import_uses;
     import_uses.sort_by_key(|u| (u.file, u.site.start, u.import.start));
+    let mut broken_uses = broken_uses;
+    broken_uses.sort_by_key(|u| (u.file, u.site.start));
+    broken_uses.dedup();
     let stats = Stats {
         check: started.elapsed(),
         ..stats
@@ -208,6 +218,7 @@ fn check_in(
         io_errors,
         syntax,
         import_uses,
+        broken_uses,
         stats,
         blocks_checked: check_blocks,
         bodies_kept,

@@ -84,6 +84,10 @@ impl Checker {
     }
 
     pub(crate) fn record_def(&mut self, file: FileId, span: Span, def: Def) {
+        // A constant is judged where it is read, once computed.
+        if !matches!(def, Def::Const(_)) {
+            self.note_use(file, span, def);
+        }
         if self.names.is_some()
             && let Some(target) = NameTarget::of_def(def)
         {

@@ -358,6 +358,7 @@ impl Checker {
                             index: i as u32,
                         };
                         self.record_name(file, name.span, target);
+                        self.note_use(file, name.span, crate::checker::Def::Struct(*id));
                         Expr {
                             kind: ExprKind::Field(Box::new(base), i as u32),
                             ty,

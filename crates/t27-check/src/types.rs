@@ -48,6 +48,21 @@ impl Checker {
         let file = self.file_of(m);
         match &t.kind {
             TypeKind::Error => Ty::Error,
+            // `[1][1]...u32`: brackets that close at once are not nesting to the parser's
+            // limit, so the parser cut the type short (`TypeExpr::new`).
+            TypeKind::TooDeep => {
+                self.report(
+                    Diagnostic::new(
+                        Code("E0109"),
+                        file,
+                        t.span,
+                        "this type is nested too deeply",
+                    )
+                    .with_label(format!("more than {} levels", t27_syntax::MAX_NESTING))
+                    .with_help("name a struct for the inner part, or flatten the arrays"),
+                );
+                Ty::Error
+            }
             TypeKind::Named(path) => {
                 if path.len() == 1 {
                     let name = path[0].name.as_str();
@@ -126,6 +141,8 @@ impl Checker {
                     AstExpr::Path(path) => match self.resolve_path(m, path, "constant") {
                         Some(Def::Const(id)) => {
                             self.ensure_const(id);
+                            let site = path[path.len() - 1].span;
+                            self.note_use(file, site, Def::Const(id));
                             match &self.program.consts[id.index()].value {
                                 Some(Value::Int(v)) => u64::try_from(v).ok(),
                                 None => return Ty::Error,

@@ -63,10 +63,14 @@ fn survive(path: &Path) -> Vec<serde_json::Value> {
     );
     let temp = dir("gen");
     let out = temp.path();
+    let site = dir("doc");
+    let site = site.path().to_str().expect("utf-8");
     for args in [
         vec!["gen", "ts", p, "--out"],
         vec!["gen", "rust", p, "--out"],
         vec!["consts", p],
+        vec!["fmt", "--check", p],
+        vec!["doc", p, "--run", "--timeout", "1", "--out", site],
     ] {
         let mut args: Vec<&str> = args;
         let out_str = out.to_str().expect("utf-8");
@@ -287,4 +291,80 @@ fn file_system_trouble_is_a_usage_error() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write"));
+}
+
+/// Structs that hold themselves by value, and declarations nested past every limit (types,
+/// structs holding structs, constants computed from constants declared after them): each
+/// crashed a command with a stack overflow. Now each is a coded error at its place, and
+/// `t27 test` ends with a non-zero exit code, the blocks that reach it not run.
+#[test]
+fn self_containing_and_deeply_nested_declarations_are_errors() {
+    let folder = dir("nesting");
+    let d = folder.path();
+    let structs: String = (0..20_000)
+        .map(|i| format!("pub struct S{i} {{ a: S{} }}\n", i + 1))
+        .collect();
+    let consts: String = (0..20_000)
+        .map(|i| format!("pub const C{i} : u32 = C{} + 1;\n", i + 1))
+        .collect();
+    let cases = [
+        (
+            "tree.t27",
+            "module Tree; pub struct Tree { kids: [2]Tree } test t { var x : Tree = undefined; assert true; }\n".to_string(),
+            "E2026",
+        ),
+        (
+            "deep_type.t27",
+            format!(
+                "module Deep;\npub const A : {}u32 = undefined;\ntest t {{ assert true; }}\n",
+                "[1]".repeat(100_000)
+            ),
+            "E0109",
+        ),
+        (
+            "deep_param.t27",
+            format!(
+                "module Deep;\npub fn f(a: {}u32) -> u32 {{ return 0; }}\n",
+                "[]const ".repeat(100_000)
+            ),
+            "E0109",
+        ),
+        (
+            "struct_chain.t27",
+            format!(
+                "module Chain;\n{structs}pub struct S20000 {{ x: u32 }}\ntest t {{ var x : S0 = undefined; assert true; }}\n"
+            ),
+            "E2027",
+        ),
+        (
+            "const_chain.t27",
+            format!("module Consts;\n{consts}pub const C20000 : u32 = 0;\ntest t {{ assert C0 == 20000; }}\n"),
+            "E2027",
+        ),
+    ];
+    for (name, text, code) in cases {
+        let path = write(d, name, text.as_bytes());
+        let diags = survive(&path);
+        assert!(diags.iter().any(|j| j["code"] == code), "{name}: {diags:?}");
+        broken(&path);
+    }
+    for fixture in [
+        "E2026-recursive-struct.t27",
+        "E2026-recursive-struct-through-struct.t27",
+        "E2026-recursive-struct-long-cycle.t27",
+        "E2027-nested-declarations.t27",
+    ] {
+        let path = repo().join("tests/fixtures/errors").join(fixture);
+        broken(&path);
+        for engine in ["eval", "jit", "tiered"] {
+            let o = t27(&["test", "--engine", engine, path.to_str().expect("utf-8")]);
+            let out = String::from_utf8_lossy(&o.stdout);
+            assert!(
+                matches!(o.status.code(), Some(1 | 2)),
+                "{fixture} on {engine}: {:?}\n{out}",
+                o.status
+            );
+            assert!(out.contains("NOT RUN"), "{fixture} on {engine}: {out}");
+        }
+    }
 }

@@ -153,7 +153,7 @@ codes! {
     }
     "E0109" "E0109-nested-too-deeply.t27" {
         "code nested too deeply",
-        "Expressions may nest at most 256 levels deep, and so may brackets, parentheses and braces, and `else if` chains; every phase of t27 walks the code recursively, and the limit keeps each within its stack. Real specs stay far below it; generated or damaged files may not.",
+        "Expressions and types may nest at most 256 levels deep, and so may brackets, parentheses and braces, and `else if` chains; every phase of t27 walks the code recursively, and the limit keeps each within its stack. Real specs stay far below it; generated or damaged files may not.",
         fix: "Split the code: name parts of a long expression with `let` or constants, move nested blocks into functions."
     }
     "E1001" "E1001-unknown-name.t27" {
@@ -315,6 +315,16 @@ codes! {
         "a writable view of bytes that cannot be written",
         "A `[]u8` parameter writes into the array its caller passes, so that array must be writable: `&buf` of a `var buf : [N]u8` (a local or a module `var`). A string literal, a `let` or `const` array, a module constant and a `[]const u8` are read-only; `[]u8` converts to `[]const u8`, never back.",
         fix: "Declare the array with `var`, or copy the bytes into a `var` array and pass `&` of that."
+    }
+    "E2026" "E2026-recursive-struct.t27" {
+        "a struct that contains itself by value",
+        "A struct holds its fields' values in place, through arrays and tuples too, so a struct that holds itself (`Tree { kids: [2]Tree }`, or through another struct: `A { b: B }` and `B { a: [3]A }`) would be infinitely large. The error is at the field that closes the cycle, and names it (`A.b -> B.a -> A`); t27 has no pointers and no slices of structs to hold such a value another way. Every block that reaches the struct is not run; the others run.",
+        fix: "Keep the parts in an array of their own and refer to them by index."
+    }
+    "E2027" "E2027-nested-declarations.t27" {
+        "declarations nested deeper than t27 follows",
+        "A struct's value may nest at most 256 deep (structs holding structs by value, counting the arrays and tuples around each), and a constant may need at most 256 constants declared after it, each computed inside the one before (`A = B + 1; B = C + 1; ...`, with `A` first). Checking, the engines and the mirrors follow such chains recursively, and the limit keeps them within their stack. Real specs stay far below it; generated files may not.",
+        fix: "Flatten the structs; declare constants before the ones that use them."
     }
     "E3001" "E3001-constant-out-of-range.t27" {
         "a constant whose computed value does not fit its type",

@@ -144,6 +144,35 @@ pub enum TypeKind {
     /// `(T, U)`.
     Tuple(Vec<TypeExpr>),
     Error,
+    /// A type nested deeper than [`crate::MAX_NESTING`] (`[1][1]...u32`, whose brackets close
+    /// at once, so the parser's limit on open brackets does not see it); reported by the
+    /// checker (E0109).
+    TooDeep,
+}
+
+impl TypeExpr {
+    /// A type node; one nested deeper than [`crate::MAX_NESTING`] becomes
+    /// [`TypeKind::TooDeep`], so that no phase walks (or drops) a deeper tree recursively.
+    pub fn new(kind: TypeKind, span: Span) -> TypeExpr {
+        let t = TypeExpr { kind, span };
+        if t.depth() > crate::MAX_NESTING {
+            return TypeExpr {
+                kind: TypeKind::TooDeep,
+                span,
+            };
+        }
+        t
+    }
+
+    /// How deeply the type nests (1 for a name). Bounded: its parts were built by
+    /// [`TypeExpr::new`] too.
+    pub fn depth(&self) -> u32 {
+        1 + match &self.kind {
+            TypeKind::Array(_, elem) | TypeKind::Slice { elem, .. } => elem.depth(),
+            TypeKind::Tuple(items) => items.iter().map(TypeExpr::depth).max().unwrap_or(0),
+            TypeKind::Named(_) | TypeKind::Error | TypeKind::TooDeep => 0,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -95,3 +95,57 @@ fn half_typed_seeds_never_crash_it() {
     }
     c.shutdown();
 }
+
+/// Specs that used to overflow the stack of whatever walked them (a struct that holds
+/// itself, types, structs and constants nested past every limit): the server answers and
+/// reports each with its code.
+#[test]
+fn self_containing_and_deeply_nested_specs_get_diagnostics() {
+    let root = fixture_root();
+    let mut c = Client::start(&root);
+    let structs: String = (0..20_000)
+        .map(|i| format!("pub struct S{i} {{ a: S{} }}\n", i + 1))
+        .collect();
+    let consts: String = (0..20_000)
+        .map(|i| format!("pub const C{i} : u32 = C{} + 1;\n", i + 1))
+        .collect();
+    let cases = [
+        (
+            "tree.t27",
+            "module Tree;\npub struct Tree { kids: [2]Tree }\ntest t { var x : Tree = undefined; assert true; }\n".to_string(),
+            "E2026",
+        ),
+        (
+            "deep_type.t27",
+            format!("module Deep;\npub const A : {}u32 = undefined;\n", "[1]".repeat(100_000)),
+            "E0109",
+        ),
+        (
+            "struct_chain.t27",
+            format!("module Chain;\n{structs}pub struct S20000 {{ x: u32 }}\n"),
+            "E2027",
+        ),
+        (
+            "const_chain.t27",
+            format!("module Consts;\n{consts}pub const C20000 : u32 = 0;\n"),
+            "E2027",
+        ),
+    ];
+    for (name, text, code) in cases {
+        let uri = uri(&root.join("specs/hostile").join(name));
+        c.open(&uri, &text);
+        let diags = c.diagnostics(&uri);
+        assert!(diags.iter().any(|d| d["code"] == code), "{name}: {diags:?}");
+        for method in ["textDocument/documentSymbol", "textDocument/codeLens"] {
+            let resp = c.request(method, json!({ "textDocument": { "uri": uri } }));
+            assert!(resp.error.is_none(), "{name} {method}: {:?}", resp.error);
+        }
+        let at =
+            json!({ "textDocument": { "uri": uri }, "position": { "line": 1, "character": 12 } });
+        for method in ["textDocument/hover", "textDocument/completion"] {
+            let resp = c.request(method, at.clone());
+            assert!(resp.error.is_none(), "{name} {method}: {:?}", resp.error);
+        }
+    }
+    c.shutdown();
+}

@@ -35,10 +35,7 @@ pub(crate) fn type_expr<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, 
             .delimited_by(just(Token::LParen), just(Token::RParen))
             .map(TypeKind::Tuple);
         choice((slice, array, path().map(TypeKind::Named), tuple))
-            .map_with(|kind, e| TypeExpr {
-                kind,
-                span: span(e.span()),
-            })
+            .map_with(|kind, e| TypeExpr::new(kind, span(e.span())))
             .labelled("a type")
     })
 }

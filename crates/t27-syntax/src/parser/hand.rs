@@ -110,10 +110,7 @@ fn type_expr(inp: &mut Slice<'_, '_>, depth: usize) -> Option<TypeExpr> {
         }
         _ => TypeKind::Named(path(inp)?),
     };
-    Some(TypeExpr {
-        kind,
-        span: inp.span_since(&start),
-    })
+    Some(TypeExpr::new(kind, inp.span_since(&start)))
 }
 
 /// The `{ ... }` block that `tokens` are, read by hand; `None` when this parser is not sure.
