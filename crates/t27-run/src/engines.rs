@@ -7,8 +7,9 @@
 //! loop turns and calls, the native thread (`native.rs`) compiles it while the evaluator goes
 //! on, and when the code is ready the evaluator stops and the block runs again natively, from
 //! where it started (module `var`s and coverage counts as they were). A block bounded far past
-//! its mark (the compute sweep) is sent to the compiler as it starts. Whichever finishes
-//! first answers: a guess that is wrong costs the other core's time, never the engine's.
+//! its mark (the compute sweep) is sent to the compiler as it starts, and the evaluator stops
+//! at the mark and waits for it. Whichever finishes first answers: a guess that is wrong
+//! costs the other core's time, never the engine's.
 
 use crate::estimate::Estimate;
 use crate::native::{Native, Ticket};
@@ -134,11 +135,12 @@ impl<'a> Engines<'a> {
         let bounds = self.estimate.bounds(body);
         let mark = bounds.mark.min(budget);
         let before = self.counters.as_ref().map(t27_ir::Counters::counts);
-        let threaded = self.native_thread().is_some();
-        // Light for sure, or no thread to compile on: the evaluator alone, up to its budget
-        // (up to the mark without a native thread, then the engine thread's compiler).
-        if !threaded || !bounds.beyond(mark) {
-            let within = if threaded { budget } else { mark };
+        // Light for sure (no thread is started for it), or no thread to compile on: the
+        // evaluator alone, up to its budget (up to the mark without a native thread, then the
+        // engine thread's compiler).
+        let light = !bounds.beyond(mark);
+        if light || self.native_thread().is_none() {
+            let within = if light { budget } else { mark };
             if let Some(outcome) = self.machine().run_block_within(body, within) {
                 return Some((outcome, Engine::Eval));
             }
@@ -152,17 +154,25 @@ impl<'a> Engines<'a> {
             };
         }
         let ticket = self.native_thread()?.ticket(test, body);
-        if bounds.certain() {
+        let watch = if bounds.certain() {
+            // Compiled at once; the evaluator goes on only up to the mark (in case the block
+            // ends early, as a search does), so as not to take the compiler's core for long.
             ticket.send();
-        }
-        let at_mark = {
-            let ticket = ticket.clone();
-            Box::new(move || ticket.send()) as Box<dyn FnOnce() + 'a>
-        };
-        let watch = Watch {
-            budget,
-            mark: Some((mark, at_mark)),
-            switch: Some(Arc::clone(&ticket.wanted.ready)),
+            Watch {
+                budget: mark,
+                mark: None,
+                switch: Some(Arc::clone(&ticket.wanted.ready)),
+            }
+        } else {
+            let at_mark = {
+                let ticket = ticket.clone();
+                Box::new(move || ticket.send()) as Box<dyn FnOnce() + 'a>
+            };
+            Watch {
+                budget,
+                mark: Some((mark, at_mark)),
+                switch: Some(Arc::clone(&ticket.wanted.ready)),
+            }
         };
         match self.machine().run_block_watched(body, watch) {
             Some(outcome) => {

@@ -120,7 +120,6 @@ pub fn module(i: usize) -> String {
     let codes: Vec<u32> = (0..32).map(|_| rng.below(400) as u32).collect();
     let weights: Vec<u8> = (0..64).map(|_| rng.below(200) as u8).collect();
     let turns = 200 + rng.below(300) as u32;
-    let keys = 200 + rng.below(200) as u32;
     let mut s = String::new();
     let w = &mut s;
     let _ = writeln!(w, "// SPDX-License-Identifier: Apache-2.0");
@@ -172,36 +171,44 @@ pub fn module(i: usize) -> String {
         w,
         "; --- Tests ----------------------------------------------------------------"
     );
-    let _ = writeln!(w, "test the_rules_are_ascii {{");
-    let _ = writeln!(w, "assert is_ascii(RULES);");
-    let _ = writeln!(w, "assert is_ascii(NOTES);");
-    let _ = writeln!(w, "}}");
-    let _ = writeln!(w, "test the_rules_have_their_clauses {{");
-    let _ = writeln!(
-        w,
-        "assert count_byte(RULES, 59) == {};",
-        count(&rules, b';')
-    );
-    let _ = writeln!(
-        w,
-        "assert count_byte(RULES, 44) == {};",
-        count(&rules, b',')
-    );
-    let _ = writeln!(w, "assert find_sep(RULES, 58) == {};", find(&rules, b':'));
-    let _ = writeln!(w, "}}");
-    let _ = writeln!(w, "test the_notes_sum_as_recorded {{");
-    let _ = writeln!(w, "assert checksum(NOTES) == {};", checksum(&notes));
-    let _ = writeln!(w, "assert find_sep(NOTES, 59) == {};", find(&notes, b';'));
-    let _ = writeln!(w, "}}");
-    let found = (0..keys).filter(|k| codes.contains(k)).count();
+    // A string scan in three modules of four (the owner's tree: about 16 such blocks in 26
+    // modules, each evaluated in well under a millisecond).
+    match i % 4 {
+        0 => {
+            let _ = writeln!(w, "test the_rules_are_ascii {{");
+            let _ = writeln!(w, "assert is_ascii(RULES);");
+            let _ = writeln!(w, "}}");
+        }
+        1 => {
+            let _ = writeln!(w, "test the_rules_have_their_clauses {{");
+            let _ = writeln!(
+                w,
+                "assert count_byte(RULES, 59) == {};",
+                count(&rules, b';')
+            );
+            let _ = writeln!(w, "assert find_sep(RULES, 58) == {};", find(&rules, b':'));
+            let _ = writeln!(w, "}}");
+        }
+        2 => {
+            let _ = writeln!(w, "test the_notes_sum_as_recorded {{");
+            let _ = writeln!(w, "assert checksum(NOTES) == {};", checksum(&notes));
+            let _ = writeln!(w, "}}");
+        }
+        _ => {}
+    }
+    // Every code of the table found where it is: 32 searches of up to 32 turns.
+    let misplaced = (0..32)
+        .filter(|&k| codes.iter().position(|c| *c == codes[k]) != Some(k))
+        .count();
     let _ = writeln!(w, "test every_code_is_found_in_its_table {{");
-    let _ = writeln!(w, "var found : u32 = 0;");
+    let _ = writeln!(w, "var misplaced : u32 = 0;");
     let _ = writeln!(w, "var k : u32 = 0;");
-    let _ = writeln!(w, "while (k < {keys}) {{");
-    let _ = writeln!(w, "if (lookup(k) != ILLEGAL) {{ found += 1; }}");
+    let _ = writeln!(w, "while (k < 32) {{");
+    let _ = writeln!(w, "if (lookup(CODES[k]) != k) {{ misplaced += 1; }}");
     let _ = writeln!(w, "k += 1;");
     let _ = writeln!(w, "}}");
-    let _ = writeln!(w, "assert found == {found};");
+    let _ = writeln!(w, "assert misplaced == {misplaced};");
+    let _ = writeln!(w, "assert lookup(400) == ILLEGAL;");
     let _ = writeln!(w, "}}");
     let sum: u32 = (0..turns).map(|k| weights[k as usize % 64] as u32).sum();
     let _ = writeln!(w, "test the_weights_add_up {{");
@@ -221,15 +228,12 @@ pub fn module(i: usize) -> String {
     let _ = writeln!(w, "}}");
     if i > 0 {
         // Across modules, as the owner's specs `use` each other.
-        let prev = module_rules(i - 1);
-        let _ = writeln!(w, "test the_previous_rules_are_read_here {{");
-        let _ = writeln!(
-            w,
-            "assert m{}::count_byte(m{}::RULES, 59) == {};",
-            i - 1,
-            i - 1,
-            count(&prev, b';')
-        );
+        let (prev_weights, prev_turns) = module_weights(i - 1);
+        let prev: u32 = (0..prev_turns)
+            .map(|k| prev_weights[k as usize % 64] as u32)
+            .sum();
+        let _ = writeln!(w, "test the_previous_weights_are_read_here {{");
+        let _ = writeln!(w, "assert m{}::weight_sum({prev_turns}) == {prev};", i - 1);
         let _ = writeln!(w, "}}");
     }
     let _ = writeln!(w, "invariant the_tables_keep_their_sizes {{");
@@ -240,9 +244,16 @@ pub fn module(i: usize) -> String {
     s
 }
 
-/// The `RULES` string of module `i` (the same draws as [`module`]).
-fn module_rules(i: usize) -> String {
-    rules_of(&mut rng_of(i))
+/// The `WEIGHTS` of module `i` and the turns its test sums them over (the same draws as
+/// [`module`]).
+fn module_weights(i: usize) -> (Vec<u8>, u32) {
+    let mut rng = rng_of(i);
+    let _rules = rules_of(&mut rng);
+    let len = 1024 + rng.below(1024) as usize;
+    let _notes = prose(&mut rng, len);
+    let _codes: Vec<u64> = (0..32).map(|_| rng.below(400)).collect();
+    let weights: Vec<u8> = (0..64).map(|_| rng.below(200) as u8).collect();
+    (weights, 200 + rng.below(300) as u32)
 }
 
 /// Module `i`'s draws.
