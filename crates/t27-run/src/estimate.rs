@@ -57,6 +57,11 @@ pub struct Estimate<'p> {
     /// (a function's own are not: `in_functions` says when the walk is inside one).
     nodes: u64,
     in_functions: u32,
+    /// The values of the parameters of the function being walked, where its call passed
+    /// constants (`sweep(102000)` bounds `while (r < rounds)`); empty elsewhere.
+    params: Vec<Option<u64>>,
+    /// The functions being walked with such values (a call back into one is recursion).
+    given: Vec<FnId>,
 }
 
 impl<'p> Estimate<'p> {
@@ -66,6 +71,8 @@ impl<'p> Estimate<'p> {
             costs: vec![None; p.functions.len()],
             nodes: 0,
             in_functions: 0,
+            params: Vec::new(),
+            given: Vec::new(),
         }
     }
 
@@ -87,11 +94,50 @@ impl<'p> Estimate<'p> {
             None => self.costs[f.index()] = Some(None),
         }
         let p = self.p;
+        let outer = std::mem::take(&mut self.params);
         self.in_functions += 1;
         let cost = self.block(&p.functions[f.index()].body.block);
         self.in_functions -= 1;
+        self.params = outer;
         self.costs[f.index()] = Some(cost);
         cost
+    }
+
+    /// The cost of a call of `f` whose arguments are `args`: the function's own, or, when that
+    /// is unbounded and some arguments are constants, its body walked again with those
+    /// parameters known (not kept: another call passes other values). A parameter assigned in
+    /// the body would make this bound wrong; it only decides when compiling starts.
+    fn call(&mut self, f: FnId, args: &[Expr]) -> Option<u64> {
+        if let Some(cost) = self.function(f) {
+            return Some(cost);
+        }
+        let known: Vec<Option<u64>> = args.iter().map(|a| self.int_value(a)).collect();
+        if known.iter().all(Option::is_none) || self.given.contains(&f) {
+            return None;
+        }
+        let p = self.p;
+        let outer = std::mem::replace(&mut self.params, known);
+        self.given.push(f);
+        self.in_functions += 1;
+        let cost = self.block(&p.functions[f.index()].body.block);
+        self.in_functions -= 1;
+        self.given.pop();
+        self.params = outer;
+        cost
+    }
+
+    /// The value of an integer known before the block runs: a literal, a constant, or a
+    /// parameter whose call passed one.
+    fn int_value(&self, e: &Expr) -> Option<u64> {
+        match &strip(e).kind {
+            ExprKind::Lit(Value::Int(v)) => u64::try_from(v.clone()).ok(),
+            ExprKind::Const(id) => match &self.p.consts[id.index()].value {
+                Some(Value::Int(v)) => u64::try_from(v.clone()).ok(),
+                _ => None,
+            },
+            ExprKind::Local(id) => self.params.get(id.index()).copied().flatten(),
+            _ => None,
+        }
     }
 
     /// The bound of a block; the walk goes on past an unbounded part, to count every node.
@@ -101,7 +147,7 @@ impl<'p> Estimate<'p> {
             self.count_node();
             let cost = match &s.kind {
                 StmtKind::While { cond, body, step } => {
-                    let turns = loop_bound(self.p, cond);
+                    let turns = self.loop_bound(cond);
                     let once = add(add(self.expr(cond), self.block(body)), self.block(step));
                     // A bounded loop too long to count is as good as unbounded, and certain.
                     Some(turns?.saturating_mul(once?.saturating_add(1)))
@@ -123,6 +169,25 @@ impl<'p> Estimate<'p> {
         total
     }
 
+    /// At most how many times a loop on `cond` turns, when `cond` compares a local with a
+    /// value known before the block runs from below (`i < N`, `i <= N`): a counter that starts
+    /// at zero or above.
+    fn loop_bound(&self, cond: &Expr) -> Option<u64> {
+        let ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le), l, r) = &cond.kind else {
+            return None;
+        };
+        if !matches!(strip(l).kind, ExprKind::Local(_)) {
+            return None;
+        }
+        let limit = self.int_value(r)?;
+        let turns = if *op == BinOp::Le {
+            limit.checked_add(1)?
+        } else {
+            limit
+        };
+        turns.checked_add(1)
+    }
+
     fn count_node(&mut self) {
         if self.in_functions == 0 {
             self.nodes += 1;
@@ -132,7 +197,7 @@ impl<'p> Estimate<'p> {
     fn expr(&mut self, e: &Expr) -> Option<u64> {
         self.count_node();
         let mut cost = match &e.kind {
-            ExprKind::Call(f, _) => self.function(*f).map(|c| c.saturating_add(1)),
+            ExprKind::Call(f, args) => self.call(*f, args).map(|c| c.saturating_add(1)),
             _ => Some(0),
         };
         e.for_each_child(&mut |x| {
@@ -169,32 +234,6 @@ fn nodes(b: &Block) -> u64 {
             n
         })
         .sum()
-}
-
-/// At most how many times a loop on `cond` turns, when `cond` compares a local with a
-/// constant from below (`i < N`, `i <= N`): a counter that starts at zero or above.
-fn loop_bound(p: &Program, cond: &Expr) -> Option<u64> {
-    let ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le), l, r) = &cond.kind else {
-        return None;
-    };
-    if !matches!(strip(l).kind, ExprKind::Local(_)) {
-        return None;
-    }
-    let limit = match &strip(r).kind {
-        ExprKind::Lit(Value::Int(v)) => v.clone(),
-        ExprKind::Const(id) => match &p.consts[id.index()].value {
-            Some(Value::Int(v)) => v.clone(),
-            _ => return None,
-        },
-        _ => return None,
-    };
-    let limit = u64::try_from(limit).ok()?;
-    let turns = if *op == BinOp::Le {
-        limit.checked_add(1)?
-    } else {
-        limit
-    };
-    turns.checked_add(1)
 }
 
 /// An expression without the widening casts the checker inserts.
