@@ -426,7 +426,8 @@ fn main() {
             .min_by_key(|r| r.0)
             .expect("a run");
         println!(
-            "  {engine:?}: {:.2} ms ({} passed, {} failed)",
+            "  {}: {:.2} ms ({} passed, {} failed)",
+            engine.name(),
             best.0.as_secs_f64() * 1e3,
             best.1,
             best.2
@@ -454,7 +455,8 @@ fn main() {
             "every owner-shaped block passes on {engine:?}"
         );
         println!(
-            "  {engine:?}: {:.2} ms ({} passed)",
+            "  {}: {:.2} ms ({} passed)",
+            engine.name(),
             best.0.as_secs_f64() * 1e3,
             best.1
         );

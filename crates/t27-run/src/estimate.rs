@@ -3,7 +3,7 @@
 //! loop, or recursion, unbounded. The tiered engine never compiles on this alone (see
 //! `engines.rs`): a block starts on the evaluator, and native code is built on another thread
 //! only once the evaluator has made [`HEAVY`] plus [`COMPILE_PER_NODE`] loop turns and calls
-//! for each node of the block's code ([`Estimate::mark`]), or at once when the bound is
+//! for each node of the block's code ([`Bounds::mark`]), or at once when the bound is
 //! [`CERTAIN`] times that (the compute sweep); a block bounded below its mark needs no watching.
 //! Unbounded is common (a loop to `s.len()`, a `while (x > 0)`), and an upper bound often far
 //! above what runs (a search that returns early): the owner's byte loops over strings of a few
@@ -112,7 +112,9 @@ impl<'p> Estimate<'p> {
             return Some(cost);
         }
         let known: Vec<Option<u64>> = args.iter().map(|a| self.int_value(a)).collect();
-        if known.iter().all(Option::is_none) || self.given.contains(&f) {
+        // A few calls deep at most: these walks are not kept, and each call site of each
+        // level would be walked again.
+        if known.iter().all(Option::is_none) || self.given.contains(&f) || self.given.len() >= 4 {
             return None;
         }
         let p = self.p;
