@@ -111,6 +111,10 @@ fn main() {
             the_tiered_engine_evaluates_light_blocks_and_compiles_heavy_ones,
         ),
         (
+            "the_tiered_engine_switches_only_blocks_that_run_long",
+            the_tiered_engine_switches_only_blocks_that_run_long,
+        ),
+        (
             "the_owner_specs_pass_natively",
             the_owner_specs_pass_natively,
         ),
@@ -214,6 +218,63 @@ fn the_tiered_engine_evaluates_light_blocks_and_compiles_heavy_ones() {
     let (reports, _) = run(&checked, Engine::DEFAULT);
     assert!(reports.iter().any(|r| r.engine == Some(Engine::Jit)));
     assert!(reports.iter().any(|r| r.engine == Some(Engine::Eval)));
+}
+
+/// The default engine compiles nothing for a block the evaluator finishes first, even one whose
+/// loop it cannot bound (a scan to a string's length, which it once compiled up front), and
+/// moves a block that runs long to native code once the code is ready: a spin the evaluator
+/// would take minutes over ends natively, well within the generous timeout. (The timing this
+/// depends on is a compile against minutes of evaluation, not a close race.)
+fn the_tiered_engine_switches_only_blocks_that_run_long() {
+    let n: u64 = 400_000_000;
+    let spun: u64 = (1..=n).map(|x| x % 7).sum();
+    let text = "clause, clause; ".repeat(256);
+    let spec = format!(
+        r#"module Switching;
+pub const TEXT : str = "{text}";
+pub fn ascii(s: str) -> bool {{
+var i : u32 = 0;
+while (i < s.len()) {{
+if (s[i] >= 128) {{ return false; }}
+i += 1;
+}}
+return true;
+}}
+pub fn spin(n: u64) -> u64 {{
+var x : u64 = n;
+var total : u64 = 0;
+while (x > 0) {{
+total += x % 7;
+x -= 1;
+}}
+return total;
+}}
+test a_scan_of_4_kb {{ assert ascii(TEXT); }}
+test a_long_spin {{ assert spin({n}) == {spun}; }}
+"#
+    );
+    let path = PathBuf::from("specs/switching.t27");
+    let mut loader = MemLoader::default();
+    loader.files.insert(path.clone(), spec.into_bytes());
+    let checked = check_paths(&[path], &mut loader);
+    assert_eq!(checked.error_count(), 0, "{}", rendered(&checked));
+    let (reports, summary) = run_blocks(&checked, Engine::DEFAULT, Duration::from_secs(120));
+    let answered: Vec<_> = reports.iter().map(|r| (r.passed(), r.engine)).collect();
+    assert_eq!(
+        answered,
+        [(true, Some(Engine::Eval)), (true, Some(Engine::Jit))],
+        "{}",
+        listing(&checked, &reports)
+    );
+    // Only the spin was compiled: the scan never reached its mark.
+    assert!(
+        summary
+            .native_code
+            .iter()
+            .all(|c| !c.name.contains("a_scan_of_4_kb") && !c.name.contains("ascii")),
+        "{:?}",
+        summary.native_code
+    );
 }
 
 /// A run fixture's blocks on the JIT, as recorded: outcomes, failure values, trap kinds.
