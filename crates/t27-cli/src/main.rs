@@ -28,6 +28,7 @@ mod host;
 mod mirror;
 mod mutate;
 mod test;
+mod wasm;
 mod watch;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -91,6 +92,8 @@ pub enum HostArg {
     Ts,
     /// Native code from the Rust mirror, compiled by `rustc -O`.
     Rust,
+    /// Each module's blocks compiled into a wasm test card, run by Node's WebAssembly.
+    Wasm,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -98,6 +101,9 @@ pub enum TargetArg {
     Ts,
     Js,
     Rust,
+    /// A wasm card per module (`queen/dispatch.wasm`): imports nothing, exports `memory` and
+    /// each public function by its name.
+    Wasm,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -412,6 +418,7 @@ fn main() -> ExitCode {
                     HostArg::Js => host::Host::Js,
                     HostArg::Ts => host::Host::Ts,
                     HostArg::Rust => host::Host::Rust,
+                    HostArg::Wasm => host::Host::Wasm,
                 },
                 tsc,
             });
@@ -491,14 +498,24 @@ fn main() -> ExitCode {
             layout,
             tests,
         } => {
+            let layout = match layout {
+                LayoutArg::Tree => t27_gen::Layout::Tree,
+                LayoutArg::Flat => t27_gen::Layout::Flat,
+            };
             let target = match target {
                 TargetArg::Ts => t27_gen::Target::TypeScript,
                 TargetArg::Js => t27_gen::Target::JavaScript,
                 TargetArg::Rust => t27_gen::Target::Rust,
-            };
-            let layout = match layout {
-                LayoutArg::Tree => t27_gen::Layout::Tree,
-                LayoutArg::Flat => t27_gen::Layout::Flat,
+                TargetArg::Wasm if tests => {
+                    eprintln!(
+                        "error: --tests is for `ts` and `js`; a card's blocks run with `t27 test --host wasm`"
+                    );
+                    return ExitCode::from(EXIT_USAGE);
+                }
+                TargetArg::Wasm => {
+                    let code = wasm::generate(&paths, root.as_deref(), &out, check, layout);
+                    return ExitCode::from(code);
+                }
             };
             let what = mirror::What {
                 target,

@@ -1,0 +1,171 @@
+//! What the functions of one card share while they are emitted: the function and global
+//! indexes, the function types, the data, and the places a trap or a failed assert names.
+
+use crate::data::{Data, int64};
+use crate::repr::Repr;
+use std::collections::HashMap;
+use t27_diag::Span;
+use t27_ir::{FnId, GlobalId, ModuleId, Program, Ty, Value};
+use wasm_encoder::{ConstExpr, ValType};
+
+/// The globals every card has, by index.
+pub const G_TRAP_KIND: u32 = 0;
+pub const G_TRAP_SITE: u32 = 1;
+pub const G_DEPTH: u32 = 2;
+/// A failed assert's two sides: integers and bools as i64, floats, and strings' address
+/// and length.
+pub const G_LEFT_INT: u32 = 3;
+pub const G_RIGHT_INT: u32 = 4;
+pub const G_LEFT_F64: u32 = 5;
+pub const G_RIGHT_F64: u32 = 6;
+pub const G_LEFT_PTR: u32 = 7;
+pub const G_LEFT_LEN: u32 = 8;
+pub const G_RIGHT_PTR: u32 = 9;
+pub const G_RIGHT_LEN: u32 = 10;
+pub const FIXED_GLOBALS: u32 = 11;
+
+/// The runtime's own functions, by index (`runtime.rs`).
+pub const F_STR_EQ: u32 = 0;
+pub const F_STR_CONTAINS: u32 = 1;
+pub const FIXED_FUNCTIONS: u32 = 2;
+
+/// Trap kind codes, as `t27_trap_kind()` answers: 0 while nothing trapped, then
+/// `TrapKind::ALL` in order from 1, then these two.
+pub const KIND_ASSERT: i32 = 7;
+pub const KIND_BAD_ARGUMENT: i32 = 8;
+
+pub fn kind_code(k: t27_ir::TrapKind) -> i32 {
+    t27_ir::TrapKind::ALL
+        .iter()
+        .position(|x| *x == k)
+        .map_or(0, |i| i as i32 + 1)
+}
+
+/// A place a trap or an assert names: its module, span and, for an assert of a comparison,
+/// the types of both sides.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Site {
+    pub module: ModuleId,
+    pub span: Span,
+    pub sides: Option<(Ty, Ty)>,
+}
+
+pub struct Cx<'p> {
+    pub p: &'p Program,
+    pub data: Data,
+    pub types: Vec<(Vec<ValType>, Vec<ValType>)>,
+    type_index: HashMap<(Vec<ValType>, Vec<ValType>), u32>,
+    /// The wasm index of each spec function the card holds.
+    pub fn_index: HashMap<FnId, u32>,
+    /// Module `var`s: the first of their wasm globals (two for a string), by id.
+    pub globals: HashMap<GlobalId, u32>,
+    /// Every global past the fixed ones: its type and initial value.
+    pub global_inits: Vec<(ValType, ConstExpr)>,
+    /// The module `var`s in the order they were given globals, for `t27_reset`.
+    pub var_order: Vec<GlobalId>,
+    pub sites: Vec<Site>,
+    site_index: HashMap<(ModuleId, u32, u32, bool), u32>,
+    /// Per function: whether it calls none (the depth limit does not apply to it).
+    pub leaf: Vec<bool>,
+}
+
+impl<'p> Cx<'p> {
+    pub fn new(p: &'p Program) -> Cx<'p> {
+        Cx {
+            p,
+            data: Data::new(),
+            types: Vec::new(),
+            type_index: HashMap::new(),
+            fn_index: HashMap::new(),
+            globals: HashMap::new(),
+            global_inits: Vec::new(),
+            var_order: Vec::new(),
+            sites: Vec::new(),
+            site_index: HashMap::new(),
+            leaf: p
+                .functions
+                .iter()
+                .map(|f| !f.body.block.makes_calls())
+                .collect(),
+        }
+    }
+
+    pub fn ty(&mut self, params: &[ValType], results: &[ValType]) -> u32 {
+        let key = (params.to_vec(), results.to_vec());
+        if let Some(&i) = self.type_index.get(&key) {
+            return i;
+        }
+        let i = self.types.len() as u32;
+        self.types.push(key.clone());
+        self.type_index.insert(key, i);
+        i
+    }
+
+    pub fn site(&mut self, module: ModuleId, span: Span, sides: Option<(Ty, Ty)>) -> u32 {
+        let key = (module, span.start, span.end, sides.is_some());
+        if let Some(&i) = self.site_index.get(&key) {
+            return i;
+        }
+        let i = self.sites.len() as u32;
+        self.sites.push(Site {
+            module,
+            span,
+            sides,
+        });
+        self.site_index.insert(key, i);
+        i
+    }
+
+    /// The first wasm global of module `var` `g`, made the first time.
+    pub fn global(&mut self, g: GlobalId) -> Result<u32, String> {
+        if let Some(&i) = self.globals.get(&g) {
+            return Ok(i);
+        }
+        let decl = &self.p.globals[g.index()];
+        let repr = Repr::of(&decl.ty).map_err(|why| format!("module `var`s of {why}"))?;
+        let first = FIXED_GLOBALS + self.global_inits.len() as u32;
+        for (val, init) in self.init_of(repr, decl.value.as_ref())? {
+            self.global_inits.push((val, init));
+        }
+        self.globals.insert(g, first);
+        self.var_order.push(g);
+        Ok(first)
+    }
+
+    /// The constant expressions a module `var` of `repr` starts at (zero without a value).
+    pub fn init_of(
+        &mut self,
+        repr: Repr,
+        value: Option<&Value>,
+    ) -> Result<Vec<(ValType, ConstExpr)>, String> {
+        Ok(match (repr, value) {
+            (Repr::I32, None) => vec![(ValType::I32, ConstExpr::i32_const(0))],
+            (Repr::I64, None) => vec![(ValType::I64, ConstExpr::i64_const(0))],
+            (Repr::F64, None) => vec![(ValType::F64, ConstExpr::f64_const(0.0.into()))],
+            (Repr::Str, None) => vec![
+                (ValType::I32, ConstExpr::i32_const(0)),
+                (ValType::I32, ConstExpr::i32_const(0)),
+            ],
+            (Repr::I32, Some(Value::Bool(b))) => {
+                vec![(ValType::I32, ConstExpr::i32_const(*b as i32))]
+            }
+            (Repr::I32, Some(Value::Int(n))) => {
+                vec![(ValType::I32, ConstExpr::i32_const(int64(n)? as i32))]
+            }
+            (Repr::I64, Some(Value::Int(n))) => {
+                vec![(ValType::I64, ConstExpr::i64_const(int64(n)?))]
+            }
+            (Repr::F64, Some(Value::F64(x))) => {
+                vec![(ValType::F64, ConstExpr::f64_const((*x).into()))]
+            }
+            (Repr::Str, Some(Value::Str(s))) => {
+                let at = self.data.string(s);
+                vec![
+                    (ValType::I32, ConstExpr::i32_const(at as i32)),
+                    (ValType::I32, ConstExpr::i32_const(s.len() as i32)),
+                ]
+            }
+            _ => return Err("a module `var` of this kind".into()),
+        })
+    }
+}
