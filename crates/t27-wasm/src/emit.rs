@@ -253,12 +253,21 @@ impl<'c, 'p> FnEmit<'c, 'p> {
             StmtKind::Let { local, init } => {
                 let ty = &self.body_locals[local.index()].ty;
                 let mutable = self.body_locals[local.index()].mutable;
-                if let (Ty::Array(elem, _), ExprKind::Lit(Value::Array(items)), false) =
-                    (ty, &init.kind, mutable)
-                {
+                let literal = match &init.kind {
+                    ExprKind::Lit(Value::Array(items)) => Some(items.clone()),
+                    ExprKind::Array(items) => items
+                        .iter()
+                        .map(|x| match &x.kind {
+                            ExprKind::Lit(v) => Some(v.clone()),
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => None,
+                };
+                if let (Ty::Array(elem, _), Some(items), false) = (ty, literal, mutable) {
                     // An immutable array of constants: read from the data like a constant.
                     let key = 1 << 63 | u64::from(self.module.0) << 32 | u64::from(init.span.start);
-                    let at = self.cx.data.array(key, elem, items)?;
+                    let at = self.cx.data.array(key, elem, &items)?;
                     self.locals[local.index()] = Some(Slot::Data(at));
                     return Ok(());
                 }

@@ -84,16 +84,20 @@ pub fn card(
             continue;
         }
         let name = &func.decl.name;
-        let why = if let Some(why) = failed.get(&f) {
+        let crossing = func
+            .params
+            .iter()
+            .map(|l| repr::crossing(&func.body.locals[l.index()].ty, false))
+            .chain([repr::crossing(&func.ret, true)])
+            .find_map(Result::err);
+        let why = if crossing.is_some() {
+            crossing
+        } else if let Some(why) = failed.get(&f) {
             Some(format!("the card cannot express it yet: {why}"))
         } else if OWN_EXPORTS.contains(&name.as_str()) {
             Some(format!("`{name}` is a name the card exports for itself"))
         } else {
-            func.params
-                .iter()
-                .map(|l| repr::crossing(&func.body.locals[l.index()].ty, false))
-                .chain([repr::crossing(&func.ret, true)])
-                .find_map(Result::err)
+            None
         };
         if let Some(why) = why {
             not_exported.push((f, why));
