@@ -24,11 +24,6 @@ pub const G_RIGHT_PTR: u32 = 9;
 pub const G_RIGHT_LEN: u32 = 10;
 pub const FIXED_GLOBALS: u32 = 11;
 
-/// The runtime's own functions, by index (`runtime.rs`).
-pub const F_STR_EQ: u32 = 0;
-pub const F_STR_CONTAINS: u32 = 1;
-pub const FIXED_FUNCTIONS: u32 = 2;
-
 /// Trap kind codes, as `t27_trap_kind()` answers: 0 while nothing trapped, then
 /// `TrapKind::ALL` in order from 1, then these two.
 pub const KIND_ASSERT: i32 = 7;
@@ -67,6 +62,13 @@ pub struct Cx<'p> {
     site_index: HashMap<(ModuleId, u32, u32, bool), u32>,
     /// Per function: whether it calls none (the depth limit does not apply to it).
     pub leaf: Vec<bool>,
+    /// The index of the runtime's `str_eq` (`str_contains` is the next): right after the
+    /// spec functions, and in the card only when something compares or searches strings.
+    pub helpers: u32,
+    pub uses_strings: bool,
+    /// Whether a false assert records both sides (a test card's report shows them; a card's
+    /// host only asks the kind and place).
+    pub record_sides: bool,
 }
 
 impl<'p> Cx<'p> {
@@ -87,7 +89,30 @@ impl<'p> Cx<'p> {
                 .iter()
                 .map(|f| !f.body.block.makes_calls())
                 .collect(),
+            helpers: 0,
+            uses_strings: false,
+            record_sides: true,
         }
+    }
+
+    /// How many of the fixed globals the card has: the sides of a failed assert only in a
+    /// test card.
+    pub fn fixed_globals(&self) -> u32 {
+        if self.record_sides {
+            FIXED_GLOBALS
+        } else {
+            G_LEFT_INT
+        }
+    }
+
+    pub fn str_eq(&mut self) -> u32 {
+        self.uses_strings = true;
+        self.helpers
+    }
+
+    pub fn str_contains(&mut self) -> u32 {
+        self.uses_strings = true;
+        self.helpers + 1
     }
 
     pub fn ty(&mut self, params: &[ValType], results: &[ValType]) -> u32 {
@@ -123,7 +148,7 @@ impl<'p> Cx<'p> {
         }
         let decl = &self.p.globals[g.index()];
         let repr = Repr::of(&decl.ty).map_err(|why| format!("module `var`s of {why}"))?;
-        let first = FIXED_GLOBALS + self.global_inits.len() as u32;
+        let first = self.fixed_globals() + self.global_inits.len() as u32;
         for (val, init) in self.init_of(repr, decl.value.as_ref())? {
             self.global_inits.push((val, init));
         }

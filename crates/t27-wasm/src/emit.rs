@@ -346,6 +346,7 @@ impl<'c, 'p> FnEmit<'c, 'p> {
         }
         if let ExprKind::Binary(op, l, r) = &cond.kind
             && op.is_comparison()
+            && self.cx.record_sides
         {
             let ty = compare_type(l, r);
             let repr = Repr::of(&ty)?;
@@ -508,7 +509,8 @@ impl<'c, 'p> FnEmit<'c, 'p> {
             ExprKind::Contains(s, t) => {
                 self.expr(s)?;
                 self.expr(t)?;
-                self.op(I::Call(F_STR_CONTAINS));
+                let f = self.cx.str_contains();
+                self.op(I::Call(f));
             }
             ExprKind::Unary(UnOp::Not, x) => {
                 self.expr(x)?;
@@ -714,9 +716,10 @@ impl<'c, 'p> FnEmit<'c, 'p> {
         let repr = Repr::of(ty)?;
         let signed = ty.int().is_some_and(|t| t.signed()) || *ty == Ty::UntypedInt;
         let i = match (repr, op) {
-            (Repr::Str, BinOp::Eq) => I::Call(F_STR_EQ),
+            (Repr::Str, BinOp::Eq) => I::Call(self.cx.str_eq()),
             (Repr::Str, BinOp::Ne) => {
-                self.op(I::Call(F_STR_EQ));
+                let f = self.cx.str_eq();
+                self.op(I::Call(f));
                 I::I32Eqz
             }
             (Repr::I32, BinOp::Eq) => I::I32Eq,

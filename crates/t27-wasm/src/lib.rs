@@ -73,7 +73,7 @@ pub fn card(
             _ => None,
         })
         .collect();
-    let (mut cx, mut code, failed) = compile_functions(p, &roots);
+    let (mut cx, mut code, failed) = compile_functions(p, &roots, false);
     let mut exported = Vec::new();
     let mut not_exported = Vec::new();
     let mut exports = Vec::new();
@@ -103,10 +103,16 @@ pub fn card(
             not_exported.push((f, why));
             continue;
         }
-        let index = FIXED_FUNCTIONS + code.len() as u32 + wrappers.len() as u32;
-        let ty = fn_type(&mut cx, f)?;
-        wrappers.push((ty, wrapper(&mut cx, f)?));
-        exports.push((name.clone(), index));
+        match wrapper(&mut cx, f)? {
+            Some(w) => {
+                let index = code.len() as u32 + wrappers.len() as u32;
+                let ty = fn_type(&mut cx, f)?;
+                wrappers.push((ty, w));
+                exports.push((name.clone(), index));
+            }
+            // Nothing to check and no depth to reset: the function itself is exported.
+            None => exports.push((name.clone(), cx.fn_index[&f])),
+        }
         exported.push(f);
     }
     code.extend(wrappers);
@@ -117,7 +123,7 @@ pub fn card(
         .map(|t| (cx.data.string(t.as_bytes()), t.len() as u32))
         .collect();
     let table = cx.data.pairs(&pairs);
-    let first = FIXED_FUNCTIONS + code.len() as u32;
+    let first = code.len() as u32;
     let own = own_functions(&mut cx, table)?;
     for (k, (name, f)) in own.into_iter().enumerate() {
         exports.push((name.to_string(), first + k as u32));
@@ -144,12 +150,12 @@ pub fn test_card(p: &Program, m: ModuleId, blocks: &[(TestId, &Body)]) -> Result
     for (_, b) in blocks {
         roots.extend(b.block.callees());
     }
-    let (mut cx, mut code, failed) = compile_functions(p, &roots);
+    let (mut cx, mut code, failed) = compile_functions(p, &roots, true);
     let mut compiled = Vec::new();
     let mut cannot = Vec::new();
     let mut exports = Vec::new();
     for (t, body) in blocks {
-        let index = FIXED_FUNCTIONS + code.len() as u32;
+        let index = code.len() as u32;
         match block_function(&mut cx, m, body) {
             Ok(f) => {
                 code.push((cx.ty(&[], &[]), f));
@@ -199,6 +205,7 @@ pub fn test_card(p: &Program, m: ModuleId, blocks: &[(TestId, &Body)]) -> Result
 fn compile_functions<'p>(
     p: &'p Program,
     roots: &[FnId],
+    test: bool,
 ) -> (Cx<'p>, Vec<(u32, Function)>, HashMap<FnId, String>) {
     let mut order = Vec::new();
     let mut seen = HashSet::new();
@@ -214,14 +221,16 @@ fn compile_functions<'p>(
     let mut failed: HashMap<FnId, String> = HashMap::new();
     loop {
         let mut cx = Cx::new(p);
+        cx.record_sides = test;
         let held: Vec<FnId> = order
             .iter()
             .copied()
             .filter(|f| !failed.contains_key(f))
             .collect();
         for (i, f) in held.iter().enumerate() {
-            cx.fn_index.insert(*f, FIXED_FUNCTIONS + i as u32);
+            cx.fn_index.insert(*f, i as u32);
         }
+        cx.helpers = held.len() as u32;
         let mut code = Vec::new();
         let mut more = false;
         for &f in &held {
@@ -234,6 +243,13 @@ fn compile_functions<'p>(
             }
         }
         if !more {
+            // A test card's blocks may compare strings even where its functions do not.
+            if cx.uses_strings || test {
+                cx.uses_strings = true;
+                let str_op = cx.ty(&[ValType::I32; 4], &[ValType::I32]);
+                code.push((str_op, runtime::str_eq()));
+                code.push((str_op, runtime::str_contains(cx.helpers)));
+            }
             return (cx, code, failed);
         }
     }
@@ -278,10 +294,18 @@ fn block_function(cx: &mut Cx, m: ModuleId, body: &Body) -> Result<Function, Str
 
 /// What a card exports for a spec function: the depth reset (a trap may have left it
 /// deep), each narrow argument checked against its type, then the call.
-fn wrapper(cx: &mut Cx, f: FnId) -> Result<Function, String> {
+fn wrapper(cx: &mut Cx, f: FnId) -> Result<Option<Function>, String> {
     let p = cx.p;
     let func = &p.functions[f.index()];
     let index = cx.fn_index[&f];
+    let narrow = |ty: &Ty| matches!(ty, Ty::Bool) || ty.int().is_some_and(|t| t.bits() < 32);
+    let checks = func
+        .params
+        .iter()
+        .any(|l| narrow(&func.body.locals[l.index()].ty));
+    if cx.leaf[f.index()] && !checks {
+        return Ok(None);
+    }
     let mut em = FnEmit::new(
         cx,
         func.decl.module,
@@ -292,6 +316,7 @@ fn wrapper(cx: &mut Cx, f: FnId) -> Result<Function, String> {
     em.code.push(I::I32Const(0));
     em.code.push(I::GlobalSet(G_DEPTH));
     let mut at = 0;
+    let mut any = false;
     for l in &func.params {
         let ty = &func.body.locals[l.index()].ty;
         let repr = Repr::of(ty)?;
@@ -313,19 +338,26 @@ fn wrapper(cx: &mut Cx, f: FnId) -> Result<Function, String> {
             _ => None,
         };
         if let Some(check) = check {
+            // One trap for all: each check's result is or-ed into the one before.
             em.code.push(I::LocalGet(at));
             em.code.extend(check);
-            em.code.push(I::If(wasm_encoder::BlockType::Empty));
-            em.trap(KIND_BAD_ARGUMENT, func.decl.name_span, None);
-            em.code.push(I::End);
+            if any {
+                em.code.push(I::I32Or);
+            }
+            any = true;
         }
         at += repr.vals().len() as u32;
+    }
+    if any {
+        em.code.push(I::If(wasm_encoder::BlockType::Empty));
+        em.trap(KIND_BAD_ARGUMENT, func.decl.name_span, None);
+        em.code.push(I::End);
     }
     for i in 0..at {
         em.code.push(I::LocalGet(i));
     }
     em.code.push(I::Call(index));
-    Ok(em.finish())
+    Ok(Some(em.finish()))
 }
 
 /// `t27_trap_kind`, `t27_trap_place`, `t27_trap_place_len`, and `t27_reset`.
@@ -402,7 +434,6 @@ fn assemble(
     exports: &[(String, u32)],
     globals: &[(&str, u32)],
 ) -> Result<Vec<u8>, String> {
-    let str_op = cx.ty(&[ValType::I32; 4], &[ValType::I32]);
     let mut module = Module::new();
     let mut types = TypeSection::new();
     for (params, results) in &cx.types {
@@ -412,7 +443,6 @@ fn assemble(
     }
     module.section(&types);
     let mut functions = FunctionSection::new();
-    functions.function(str_op).function(str_op);
     for (ty, _) in &code {
         functions.function(*ty);
     }
@@ -441,6 +471,7 @@ fn assemble(
         (ValType::I32, ConstExpr::i32_const(0)),
         (ValType::I32, ConstExpr::i32_const(0)),
     ];
+    let fixed = &fixed[..cx.fixed_globals() as usize];
     for (val, init) in fixed.iter().chain(&cx.global_inits) {
         section.global(
             GlobalType {
@@ -462,8 +493,6 @@ fn assemble(
     }
     module.section(&section);
     let mut section = CodeSection::new();
-    section.function(&runtime::str_eq());
-    section.function(&runtime::str_contains());
     for (_, f) in &code {
         section.function(f);
     }

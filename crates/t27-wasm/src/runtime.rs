@@ -1,7 +1,6 @@
 //! The card's own helper functions: byte-string equality and `contains`, on (address,
 //! length) pairs.
 
-use crate::cx::F_STR_EQ;
 use crate::emit::mem;
 use wasm_encoder::{BlockType, Function, Instruction as I, ValType};
 
@@ -54,7 +53,7 @@ pub fn str_eq() -> Function {
 
 /// `str_contains(p1, l1, p2, l2) -> i32`: whether the second string occurs in the first
 /// (the empty string occurs in every string).
-pub fn str_contains() -> Function {
+pub fn str_contains(str_eq: u32) -> Function {
     let mut f = Function::new_with_locals_types([ValType::I32]);
     let i = 4;
     for ins in [
@@ -81,7 +80,7 @@ pub fn str_contains() -> Function {
         I::LocalGet(3),
         I::LocalGet(2),
         I::LocalGet(3),
-        I::Call(F_STR_EQ),
+        I::Call(str_eq),
         I::If(BlockType::Empty),
         I::I32Const(1),
         I::Return,
