@@ -1,12 +1,15 @@
 //! What the functions of one card share while they are emitted: the function and global
 //! indexes, the function types, the data, and the places a trap or a failed assert names.
 
-use crate::data::{Data, int64};
+use crate::data::{BASE, Data, int64};
 use crate::repr::Repr;
 use std::collections::HashMap;
 use t27_diag::Span;
 use t27_ir::{FnId, GlobalId, ModuleId, Program, Ty, Value};
 use wasm_encoder::{ConstExpr, ValType};
+
+/// The call stack's size, when a card keeps arrays in memory: the engines nest 10,000 calls.
+pub const STACK_SIZE: u32 = 1 << 20;
 
 /// The globals every card has, by index.
 pub const G_TRAP_KIND: u32 = 0;
@@ -69,13 +72,20 @@ pub struct Cx<'p> {
     /// Whether a false assert records both sides (a test card's report shows them; a card's
     /// host only asks the kind and place).
     pub record_sides: bool,
+    /// The stack pointer's global, when the card has a stack.
+    pub sp: Option<u32>,
+    /// Module `var` arrays: their live and initial copies in the data.
+    pub global_arrays: HashMap<GlobalId, (u32, u32)>,
 }
 
 impl<'p> Cx<'p> {
-    pub fn new(p: &'p Program) -> Cx<'p> {
-        Cx {
+    /// A card's context; `test` for a test card, `stack` when its code keeps arrays in
+    /// memory (a call stack of [`STACK_SIZE`] bytes then sits below the data).
+    pub fn new(p: &'p Program, test: bool, stack: bool) -> Cx<'p> {
+        let base = if stack { BASE + STACK_SIZE } else { BASE };
+        let mut cx = Cx {
             p,
-            data: Data::new(),
+            data: Data::new(base),
             types: Vec::new(),
             type_index: HashMap::new(),
             fn_index: HashMap::new(),
@@ -91,8 +101,38 @@ impl<'p> Cx<'p> {
                 .collect(),
             helpers: 0,
             uses_strings: false,
-            record_sides: true,
+            record_sides: test,
+            sp: None,
+            global_arrays: HashMap::new(),
+        };
+        if stack {
+            // The stack pointer: the first global past the fixed ones, starting at the top.
+            cx.sp = Some(cx.fixed_globals());
+            cx.global_inits.push((
+                ValType::I32,
+                ConstExpr::i32_const((BASE + STACK_SIZE) as i32),
+            ));
         }
+        cx
+    }
+
+    /// The stack's top, where the stack pointer starts each call from the host.
+    pub fn stack_top(&self) -> u32 {
+        BASE + STACK_SIZE
+    }
+
+    /// Where module `var` array `g` lives (its current value) and its initial value (what
+    /// `t27_reset` copies back), both in the data.
+    pub fn global_array(&mut self, g: GlobalId) -> Result<(u32, u32), String> {
+        if let Some(&at) = self.global_arrays.get(&g) {
+            return Ok(at);
+        }
+        let decl = &self.p.globals[g.index()];
+        let live = self.data.value(&decl.ty, decl.value.as_ref())?;
+        let initial = self.data.value(&decl.ty, decl.value.as_ref())?;
+        self.global_arrays.insert(g, (live, initial));
+        self.var_order.push(g);
+        Ok((live, initial))
     }
 
     /// How many of the fixed globals the card has: the sides of a failed assert only in a

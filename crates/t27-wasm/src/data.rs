@@ -1,29 +1,52 @@
-//! The card's read-only data: string bytes, constant arrays and the trap places, laid out from
-//! a fixed base. Everything a card keeps is below the end of this data, inside the memory size
-//! the module is built with: a host writes its text past that size.
+//! The card's data: string bytes, constant arrays, module `var` arrays and the trap places,
+//! laid out from a base address (past the call stack, when the card has one). Everything a
+//! card keeps is below the end of this data, inside the memory size the module is built
+//! with: a host writes its text past that size.
 
-use crate::repr::{Repr, elem_size};
 use std::collections::HashMap;
-use t27_ir::{Ty, Value};
+use t27_ir::{IntTy, Ty, Value};
 
 /// The first address used: address 0 stays unused, so that a zero address is never data.
 pub const BASE: u32 = 16;
 
-#[derive(Default)]
 pub struct Data {
+    base: u32,
     bytes: Vec<u8>,
     strings: HashMap<Vec<u8>, u32>,
     arrays: HashMap<u64, u32>,
 }
 
+/// Bytes a value of `ty` takes in memory: 1, 2, 4 or 8 for an integer (a bool 1), 8 for an
+/// `f64`, 8 for a string (its address and length), and an array its elements' sizes end to
+/// end (so `[N]u8` is `N` bytes, as a `[]u8` view of it sees them). `None` for tuples and
+/// structs.
+pub fn size_of(ty: &Ty) -> Option<u32> {
+    Some(match ty {
+        Ty::Bool => 1,
+        Ty::Int(t) => t.bits() / 8,
+        Ty::F64 | Ty::Str => 8,
+        Ty::Array(e, n) => u32::try_from(u64::from(size_of(e)?).checked_mul(*n)?).ok()?,
+        _ => return None,
+    })
+}
+
 impl Data {
-    pub fn new() -> Data {
-        Data::default()
+    pub fn new(base: u32) -> Data {
+        Data {
+            base,
+            bytes: Vec::new(),
+            strings: HashMap::new(),
+            arrays: HashMap::new(),
+        }
     }
 
     /// The address just past the data.
     pub fn end(&self) -> u32 {
-        BASE + self.bytes.len() as u32
+        self.base + self.bytes.len() as u32
+    }
+
+    pub fn base(&self) -> u32 {
+        self.base
     }
 
     pub fn bytes(&self) -> &[u8] {
@@ -47,37 +70,54 @@ impl Data {
         at
     }
 
-    /// The address of constant `key`'s array, laid out the first time: elements of `elem`
-    /// at [`elem_size`] bytes each, little-endian, a string as its address and length.
-    pub fn array(&mut self, key: u64, elem: &Ty, items: &[Value]) -> Result<u32, String> {
+    /// The address of the array value `key` (of type `ty`), laid out the first time.
+    pub fn array(&mut self, key: u64, ty: &Ty, value: &Value) -> Result<u32, String> {
         if let Some(&at) = self.arrays.get(&key) {
             return Ok(at);
         }
-        let size = elem_size(elem).ok_or("arrays of arrays, tuples or structs")?;
-        let repr = Repr::of(elem)?;
-        let mut laid = Vec::with_capacity(items.len() * size as usize);
-        for v in items {
-            match (repr, v) {
-                (Repr::I32, Value::Int(n)) => {
-                    let x = i64::try_from(n).map_err(|_| "an integer out of range")? as i32;
-                    laid.extend_from_slice(&x.to_le_bytes());
-                }
-                (Repr::I32, Value::Bool(b)) => laid.extend_from_slice(&(*b as i32).to_le_bytes()),
-                (Repr::I64, Value::Int(n)) => laid.extend_from_slice(&int64(n)?.to_le_bytes()),
-                (Repr::F64, Value::F64(x)) => laid.extend_from_slice(&x.to_le_bytes()),
-                (Repr::Str, Value::Str(s)) => {
-                    let at = self.string(s);
-                    laid.extend_from_slice(&at.to_le_bytes());
-                    laid.extend_from_slice(&(s.len() as u32).to_le_bytes());
-                }
-                _ => return Err("an array element of an unexpected kind".into()),
-            }
+        let at = self.value(ty, Some(value))?;
+        self.arrays.insert(key, at);
+        Ok(at)
+    }
+
+    /// A fresh copy of `value` (zeroes without one) laid out as [`size_of`] says; its address.
+    pub fn value(&mut self, ty: &Ty, value: Option<&Value>) -> Result<u32, String> {
+        let mut laid = Vec::new();
+        match value {
+            Some(v) => self.lay(ty, v, &mut laid)?,
+            None => laid.resize(size_of(ty).ok_or("a value of this kind")? as usize, 0),
         }
         self.align(8);
         let at = self.end();
         self.bytes.extend_from_slice(&laid);
-        self.arrays.insert(key, at);
         Ok(at)
+    }
+
+    fn lay(&mut self, ty: &Ty, v: &Value, out: &mut Vec<u8>) -> Result<(), String> {
+        match (ty, v) {
+            (Ty::Bool, Value::Bool(b)) => out.push(*b as u8),
+            (Ty::Int(t), Value::Int(n)) => {
+                let bits = int64(n)?.to_le_bytes();
+                out.extend_from_slice(&bits[..(t.bits() / 8) as usize]);
+            }
+            (Ty::F64, Value::F64(x)) => out.extend_from_slice(&x.to_le_bytes()),
+            (Ty::Str, Value::Str(s)) => {
+                let at = self.string(s);
+                out.extend_from_slice(&at.to_le_bytes());
+                out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            }
+            // A `[N]u8` initialised from a string literal.
+            (Ty::Array(e, _), Value::Str(s)) if **e == Ty::Int(IntTy::U8) => {
+                out.extend_from_slice(s)
+            }
+            (Ty::Array(e, _), Value::Array(items)) => {
+                for item in items {
+                    self.lay(e, item, out)?;
+                }
+            }
+            _ => return Err("an array element of this kind".into()),
+        }
+        Ok(())
     }
 
     /// A table of (address, length) pairs, 8 bytes each; its address.

@@ -3,7 +3,7 @@
 //! records its kind and place in the card's globals and ends in `unreachable`.
 
 use crate::cx::*;
-use crate::repr::{Repr, elem_size, int_of};
+use crate::repr::{Repr, int_of};
 use t27_diag::Span;
 use t27_ir::*;
 use wasm_encoder::{BlockType, Function, Instruction as I, MemArg, ValType};
@@ -29,13 +29,21 @@ pub struct FnEmit<'c, 'p> {
     extra: Vec<ValType>,
     ctl: Vec<Ctl>,
     ret: Ty,
+    /// The frame on the card's stack, for a body with arrays in memory.
+    pub frame: Option<crate::memory::Frame>,
+    /// Whether the stack pointer is reset on entry (a call from the host).
+    pub reset_sp: bool,
+    /// The body's span: where a stack overflow traps.
+    pub span: Span,
 }
 
 #[derive(Clone, Copy)]
-enum Slot {
+pub enum Slot {
     Wasm(u32),
     /// An immutable local array of constants, laid out in the data.
     Data(u32),
+    /// An array local at this offset in the frame.
+    Mem(u32),
 }
 
 pub fn mem(offset: u64, align: u32) -> MemArg {
@@ -65,6 +73,9 @@ impl<'c, 'p> FnEmit<'c, 'p> {
             extra: Vec::new(),
             ctl: Vec::new(),
             ret,
+            frame: None,
+            reset_sp: false,
+            span: body.block.span,
         };
         let mut next = 0;
         for (i, l) in body.locals.iter().take(params).enumerate() {
@@ -73,12 +84,26 @@ impl<'c, 'p> FnEmit<'c, 'p> {
             next += repr.vals().len() as u32;
         }
         em.nparams = next;
+        if em.cx.sp.is_some() && crate::memory::needs_stack(body) {
+            let (offsets, size) = FnEmit::frame_layout(&body.locals, params);
+            for (i, off) in offsets.into_iter().enumerate() {
+                if let Some(off) = off {
+                    em.locals[i] = Some(Slot::Mem(off));
+                }
+            }
+            let saved = em.temp_local(ValType::I32);
+            let base = em.temp_local(ValType::I32);
+            em.frame = Some(crate::memory::Frame { saved, base, size });
+        }
         Ok(em)
     }
 
     /// The wasm parameter types of the IR parameters.
     pub fn finish(mut self) -> Function {
+        self.epilogue();
         self.code.push(I::End);
+        let prologue = self.prologue(self.reset_sp);
+        self.code.splice(0..0, prologue);
         let mut f = Function::new_with_locals_types(self.extra.iter().copied());
         for i in &self.code {
             f.instruction(i);
@@ -95,7 +120,7 @@ impl<'c, 'p> FnEmit<'c, 'p> {
         self.nparams + self.extra.len() as u32 - 1
     }
 
-    fn slot(&mut self, id: LocalId) -> R<Slot> {
+    pub fn local_slot(&mut self, id: LocalId) -> R<Slot> {
         if let Some(s) = self.locals[id.index()] {
             return Ok(s);
         }
@@ -172,7 +197,7 @@ impl<'c, 'p> FnEmit<'c, 'p> {
     }
 
     /// Pops a value of `repr` into new temporaries; their first index.
-    fn stash(&mut self, repr: Repr) -> u32 {
+    pub fn stash_value(&mut self, repr: Repr) -> u32 {
         let first = self.nparams + self.extra.len() as u32;
         for v in repr.vals() {
             self.extra.push(*v);
@@ -264,15 +289,27 @@ impl<'c, 'p> FnEmit<'c, 'p> {
                         .collect(),
                     _ => None,
                 };
-                if let (Ty::Array(elem, _), Some(items), false) = (ty, literal, mutable) {
+                if let (Ty::Array(..), Some(items), false) = (ty, literal, mutable) {
                     // An immutable array of constants: read from the data like a constant.
                     let key = 1 << 63 | u64::from(self.module.0) << 32 | u64::from(init.span.start);
-                    let at = self.cx.data.array(key, elem, &items)?;
+                    let at = self.cx.data.array(key, ty, &Value::Array(items))?;
                     self.locals[local.index()] = Some(Slot::Data(at));
                     return Ok(());
                 }
-                let Slot::Wasm(first) = self.slot(*local)? else {
-                    return Err("an array local assigned twice".into());
+                let first = match self.local_slot(*local)? {
+                    Slot::Wasm(first) => first,
+                    Slot::Mem(_) => {
+                        let ty = ty.clone();
+                        self.addr(&Expr {
+                            kind: ExprKind::Local(*local),
+                            ty: ty.clone(),
+                            span: s.span,
+                        })?;
+                        let at = self.temp_local(ValType::I32);
+                        self.op(I::LocalSet(at));
+                        return self.set_array(at, &ty, init);
+                    }
+                    Slot::Data(_) => return Err("an array local assigned twice".into()),
                 };
                 let ty = ty.clone();
                 match init.kind {
@@ -324,6 +361,7 @@ impl<'c, 'p> FnEmit<'c, 'p> {
                     let ret = self.ret.clone();
                     self.expr_at(e, &ret)?;
                 }
+                self.epilogue();
                 self.op(I::Return);
             }
             StmtKind::Assert { cond, .. } => self.assert(cond, s.span)?,
@@ -351,9 +389,9 @@ impl<'c, 'p> FnEmit<'c, 'p> {
             let ty = compare_type(l, r);
             let repr = Repr::of(&ty)?;
             self.expr_at(l, &ty)?;
-            let a = self.stash(repr);
+            let a = self.stash_value(repr);
             self.expr_at(r, &ty)?;
-            let b = self.stash(repr);
+            let b = self.stash_value(repr);
             self.get_local(a, repr);
             self.get_local(b, repr);
             self.compare(*op, &ty)?;
@@ -391,19 +429,26 @@ impl<'c, 'p> FnEmit<'c, 'p> {
     }
 
     fn assign(&mut self, place: &Expr, op: Option<BinOp>, value: &Expr) -> R<()> {
+        let in_memory = match &place.kind {
+            ExprKind::Index(base, _) => matches!(base.ty, Ty::Array(..)),
+            _ => matches!(place.ty, Ty::Array(..)),
+        };
+        if in_memory {
+            return self.assign_element(place, op, value, place.span);
+        }
         let repr = Repr::of(&place.ty)?;
         match &place.kind {
             ExprKind::Local(_) | ExprKind::Global(_) => {
                 if let Some(op) = op {
                     self.expr(place)?;
-                    self.operand(op, value, &place.ty)?;
+                    self.operand_of(op, value, &place.ty)?;
                     self.arith(op, &place.ty, &value.ty, place.span)?;
                 } else {
                     self.expr_at(value, &place.ty)?;
                 }
                 match &place.kind {
                     ExprKind::Local(id) => {
-                        let Slot::Wasm(first) = self.slot(*id)? else {
+                        let Slot::Wasm(first) = self.local_slot(*id)? else {
                             return Err("an array local assigned".into());
                         };
                         self.set_local(first, repr);
@@ -423,19 +468,19 @@ impl<'c, 'p> FnEmit<'c, 'p> {
                 let ExprKind::Local(id) = base.kind else {
                     return Err("writing through a view that is not a parameter".into());
                 };
-                let Slot::Wasm(first) = self.slot(id)? else {
+                let Slot::Wasm(first) = self.local_slot(id)? else {
                     return Err("an array local".into());
                 };
                 let at = self.checked_index(first, index)?;
                 if let Some(op) = op {
                     self.op(I::LocalGet(at));
                     self.op(I::I32Load8U(mem(0, 0)));
-                    self.operand(op, value, &place.ty)?;
+                    self.operand_of(op, value, &place.ty)?;
                     self.arith(op, &place.ty, &value.ty, place.span)?;
                 } else {
                     self.expr_at(value, &place.ty)?;
                 }
-                let v = self.stash(Repr::I32);
+                let v = self.stash_value(Repr::I32);
                 self.op(I::LocalGet(at));
                 self.op(I::LocalGet(v));
                 self.op(I::I32Store8(mem(0, 0)));
@@ -447,7 +492,7 @@ impl<'c, 'p> FnEmit<'c, 'p> {
 
     /// The right operand of `op` on a left operand of type `ty` (a shift's count keeps its
     /// own type).
-    fn operand(&mut self, op: BinOp, value: &Expr, ty: &Ty) -> R<()> {
+    pub fn operand_of(&mut self, op: BinOp, value: &Expr, ty: &Ty) -> R<()> {
         match op {
             BinOp::Shl | BinOp::Shr => self.expr(value),
             _ => self.expr_at(value, ty),
@@ -460,7 +505,7 @@ impl<'c, 'p> FnEmit<'c, 'p> {
     fn checked_index(&mut self, first: u32, index: &Expr) -> R<u32> {
         self.expr(index)?;
         self.widen(&index.ty);
-        let i = self.stash(Repr::I64);
+        let i = self.stash_value(Repr::I64);
         self.op(I::LocalGet(i));
         self.op(I::LocalGet(first + 1));
         self.op(I::I64ExtendI32U);
@@ -470,7 +515,7 @@ impl<'c, 'p> FnEmit<'c, 'p> {
         self.op(I::LocalGet(i));
         self.op(I::I32WrapI64);
         self.op(I::I32Add);
-        Ok(self.stash(Repr::I32))
+        Ok(self.stash_value(Repr::I32))
     }
 
     pub fn expr(&mut self, e: &Expr) -> R<()> {
@@ -488,9 +533,11 @@ impl<'c, 'p> FnEmit<'c, 'p> {
                     self.op(I::GlobalGet(first + 1));
                 }
             }
-            ExprKind::Local(id) => match self.slot(*id)? {
+            ExprKind::Local(id) => match self.local_slot(*id)? {
                 Slot::Wasm(first) => self.get_local(first, Repr::of(&e.ty)?),
-                Slot::Data(_) => return Err("an array local used whole".into()),
+                Slot::Data(_) | Slot::Mem(_) => {
+                    return Err("an array used whole (compared, passed or returned)".into());
+                }
             },
             ExprKind::Call(f, args) => self.call(*f, args, e.span)?,
             ExprKind::Len(x) => {
@@ -498,7 +545,7 @@ impl<'c, 'p> FnEmit<'c, 'p> {
                     self.value(&Value::Int((*n).into()), &e.ty)?;
                 } else {
                     self.expr(x)?;
-                    let len = self.stash(Repr::I32);
+                    let len = self.stash_value(Repr::I32);
                     self.op(I::Drop);
                     self.op(I::LocalGet(len));
                     if Repr::of(&e.ty)? == Repr::I64 {
@@ -555,11 +602,15 @@ impl<'c, 'p> FnEmit<'c, 'p> {
                     l.ty.clone()
                 };
                 self.expr_at(l, &ty)?;
-                self.operand(*op, r, &ty)?;
+                self.operand_of(*op, r, &ty)?;
                 self.arith(*op, &ty, &r.ty, e.span)?;
             }
             ExprKind::Cast(x) if x.ty == Ty::MutSlice => {
-                return Err("reading a `[]u8` as `[]const u8` (a copy of its bytes)".into());
+                if self.frame.is_none() {
+                    return Err("reading a `[]u8` as `[]const u8` (a copy of its bytes)".into());
+                }
+                self.expr(x)?;
+                self.copy_bytes();
             }
             ExprKind::Cast(x) => {
                 self.expr(x)?;
@@ -582,9 +633,18 @@ impl<'c, 'p> FnEmit<'c, 'p> {
             ExprKind::Array(_) => return Err("array values".into()),
             ExprKind::Tuple(_) => return Err("tuples".into()),
             ExprKind::Struct(_) => return Err("structs".into()),
-            ExprKind::AddrOf(_) | ExprKind::View(_) => {
-                return Err("`&` of an array (arrays held in variables)".into());
+            ExprKind::AddrOf(x) => {
+                let Ty::Array(_, n) = &x.ty else {
+                    return Err("`&` of a value of this kind".into());
+                };
+                if self.frame.is_none() {
+                    return Err("`&` of an array outside a frame".into());
+                }
+                self.addr(x)?;
+                self.op(I::I32Const(*n as i32));
+                self.copy_bytes();
             }
+            ExprKind::View(x) => self.view(x)?,
             ExprKind::Error => return Err("an expression with an error".into()),
         }
         Ok(())
@@ -626,54 +686,20 @@ impl<'c, 'p> FnEmit<'c, 'p> {
         match &base.ty {
             Ty::Str | Ty::MutSlice => {
                 self.expr(base)?;
-                let first = self.stash(Repr::Str);
+                let first = self.stash_value(Repr::Str);
                 let at = self.checked_index(first, index)?;
                 self.op(I::LocalGet(at));
                 self.op(I::I32Load8U(mem(0, 0)));
                 Ok(())
             }
-            Ty::Array(elem, n) => {
-                let at = match &base.kind {
-                    ExprKind::Const(id) => {
-                        let c = &self.cx.p.consts[id.index()];
-                        let Some(Value::Array(items)) = &c.value else {
-                            return Err("a constant array without a value".into());
-                        };
-                        self.cx.data.array(u64::from(id.0), elem, items)?
-                    }
-                    ExprKind::Local(id) => match self.slot(*id)? {
-                        Slot::Data(at) => at,
-                        Slot::Wasm(_) => return Err("arrays held in variables".into()),
-                    },
-                    _ => return Err("indexing an array that is not a constant".into()),
+            Ty::Array(elem, _) => {
+                let whole = Expr {
+                    kind: ExprKind::Index(Box::new(base.clone()), Box::new(index.clone())),
+                    ty: (**elem).clone(),
+                    span: index.span,
                 };
-                let size = elem_size(elem).ok_or("arrays of arrays, tuples or structs")?;
-                self.expr(index)?;
-                self.widen(&index.ty);
-                let i = self.stash(Repr::I64);
-                self.op(I::LocalGet(i));
-                self.op(I::I64Const(*n as i64));
-                self.op(I::I64GeU);
-                self.trap_if(TrapKind::IndexOutOfBounds, index.span);
-                self.op(I::LocalGet(i));
-                self.op(I::I32WrapI64);
-                self.op(I::I32Const(size as i32));
-                self.op(I::I32Mul);
-                let offset = u64::from(at);
-                match Repr::of(elem)? {
-                    Repr::I32 => self.op(I::I32Load(mem(offset, 2))),
-                    Repr::I64 => self.op(I::I64Load(mem(offset, 3))),
-                    Repr::F64 => self.op(I::F64Load(mem(offset, 3))),
-                    Repr::Str => {
-                        let a = self.stash(Repr::I32);
-                        self.op(I::LocalGet(a));
-                        self.op(I::I32Load(mem(offset, 2)));
-                        self.op(I::LocalGet(a));
-                        self.op(I::I32Load(mem(offset + 4, 2)));
-                    }
-                    Repr::Void => {}
-                }
-                Ok(())
+                self.addr(&whole)?;
+                self.load(elem)
             }
             _ => Err("indexing a value of this kind".into()),
         }
@@ -682,7 +708,7 @@ impl<'c, 'p> FnEmit<'c, 'p> {
     fn switch(&mut self, e: &Expr, x: &Expr, arms: &[SwitchArm], default: Option<&Expr>) -> R<()> {
         let xrepr = Repr::of(&x.ty)?;
         self.expr(x)?;
-        let v = self.stash(xrepr);
+        let v = self.stash_value(xrepr);
         let bt = self.block_type(&e.ty)?;
         for arm in arms {
             for (k, pat) in arm.patterns.iter().enumerate() {

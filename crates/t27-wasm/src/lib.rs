@@ -12,6 +12,7 @@ mod arith;
 mod cx;
 mod data;
 mod emit;
+mod memory;
 mod repr;
 mod runtime;
 
@@ -73,7 +74,7 @@ pub fn card(
             _ => None,
         })
         .collect();
-    let (mut cx, mut code, failed) = compile_functions(p, &roots, false);
+    let (mut cx, mut code, failed) = compile_functions(p, &roots, false, &[]);
     let mut exported = Vec::new();
     let mut not_exported = Vec::new();
     let mut exports = Vec::new();
@@ -150,7 +151,8 @@ pub fn test_card(p: &Program, m: ModuleId, blocks: &[(TestId, &Body)]) -> Result
     for (_, b) in blocks {
         roots.extend(b.block.callees());
     }
-    let (mut cx, mut code, failed) = compile_functions(p, &roots, true);
+    let bodies: Vec<&Body> = blocks.iter().map(|(_, b)| *b).collect();
+    let (mut cx, mut code, failed) = compile_functions(p, &roots, true, &bodies);
     let mut compiled = Vec::new();
     let mut cannot = Vec::new();
     let mut exports = Vec::new();
@@ -206,6 +208,7 @@ fn compile_functions<'p>(
     p: &'p Program,
     roots: &[FnId],
     test: bool,
+    also: &[&Body],
 ) -> (Cx<'p>, Vec<(u32, Function)>, HashMap<FnId, String>) {
     let mut order = Vec::new();
     let mut seen = HashSet::new();
@@ -218,10 +221,14 @@ fn compile_functions<'p>(
         let callees = p.functions[f.index()].body.block.callees();
         stack.extend(callees.into_iter().rev());
     }
+    let stack = order
+        .iter()
+        .map(|f| &p.functions[f.index()].body)
+        .chain(also.iter().copied())
+        .any(memory::needs_stack);
     let mut failed: HashMap<FnId, String> = HashMap::new();
     loop {
-        let mut cx = Cx::new(p);
-        cx.record_sides = test;
+        let mut cx = Cx::new(p, test, stack);
         let held: Vec<FnId> = order
             .iter()
             .copied()
@@ -285,6 +292,7 @@ fn function(cx: &mut Cx, f: FnId) -> Result<Function, String> {
 
 fn block_function(cx: &mut Cx, m: ModuleId, body: &Body) -> Result<Function, String> {
     let mut em = FnEmit::new(cx, m, body, 0, Ty::Void)?;
+    em.reset_sp = true;
     // Each block starts at depth 0, as on the engines (and after a trap left it deeper).
     em.code.push(I::I32Const(0));
     em.code.push(I::GlobalSet(G_DEPTH));
@@ -303,7 +311,7 @@ fn wrapper(cx: &mut Cx, f: FnId) -> Result<Option<Function>, String> {
         .params
         .iter()
         .any(|l| narrow(&func.body.locals[l.index()].ty));
-    if cx.leaf[f.index()] && !checks {
+    if cx.leaf[f.index()] && !checks && cx.sp.is_none() {
         return Ok(None);
     }
     let mut em = FnEmit::new(
@@ -313,6 +321,7 @@ fn wrapper(cx: &mut Cx, f: FnId) -> Result<Option<Function>, String> {
         func.params.len(),
         func.ret.clone(),
     )?;
+    em.reset_sp = true;
     em.code.push(I::I32Const(0));
     em.code.push(I::GlobalSet(G_DEPTH));
     let mut at = 0;
@@ -386,6 +395,19 @@ fn own_functions(cx: &mut Cx, table: u32) -> Result<Vec<(&'static str, Function)
     };
     let mut reset = Vec::new();
     for g in cx.var_order.clone() {
+        if let Some(&(live, initial)) = cx.global_arrays.get(&g) {
+            let size = data::size_of(&cx.p.globals[g.index()].ty).unwrap_or(0);
+            reset.extend([
+                I::I32Const(live as i32),
+                I::I32Const(initial as i32),
+                I::I32Const(size as i32),
+                I::MemoryCopy {
+                    src_mem: 0,
+                    dst_mem: 0,
+                },
+            ]);
+            continue;
+        }
         let decl = &cx.p.globals[g.index()];
         let first = cx.globals[&g];
         let inits = cx.init_of(Repr::of(&decl.ty)?, decl.value.as_ref())?;
@@ -501,7 +523,7 @@ fn assemble(
     if !cx.data.bytes().is_empty() {
         section.active(
             0,
-            &ConstExpr::i32_const(data::BASE as i32),
+            &ConstExpr::i32_const(cx.data.base() as i32),
             cx.data.bytes().iter().copied(),
         );
     }

@@ -69,13 +69,3 @@ pub fn crossing(ty: &Ty, result: bool) -> Result<Repr, String> {
         _ => Repr::of(ty),
     }
 }
-
-/// Bytes an element of a constant array takes in memory, for the element types a card
-/// lays out.
-pub fn elem_size(ty: &Ty) -> Option<u32> {
-    match Repr::of(ty).ok()? {
-        Repr::I32 => Some(4),
-        Repr::I64 | Repr::F64 | Repr::Str => Some(8),
-        Repr::Void => None,
-    }
-}
