@@ -136,14 +136,25 @@ fn write_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     })
 }
 
-/// How the runner reads a failed assert's side of type `ty` from the card's globals.
-fn side_kind(ty: &Ty) -> &'static str {
+/// How the runner reads a failed assert's side of type `ty`: from the card's globals, or,
+/// for an array, from its memory at the recorded address, element by element.
+fn side_kind(ty: &Ty) -> serde_json::Value {
     match ty {
-        Ty::Int(t) if !t.signed() => "u",
-        Ty::Int(_) | Ty::UntypedInt => "i",
-        Ty::Bool => "b",
-        Ty::F64 => "f",
-        _ => "s",
+        Ty::Int(t) if !t.signed() => "u".into(),
+        Ty::Int(_) | Ty::UntypedInt => "i".into(),
+        Ty::Bool => "b".into(),
+        Ty::F64 => "f".into(),
+        Ty::Array(e, n) => serde_json::json!({ "array": n, "of": memory_kind(e) }),
+        _ => "s".into(),
+    }
+}
+
+/// An array element's kind: its width in bytes, and for an integer whether it is signed.
+fn memory_kind(ty: &Ty) -> serde_json::Value {
+    match ty {
+        Ty::Int(t) => serde_json::json!({ "int": t.bits() / 8, "signed": t.signed() }),
+        Ty::Array(e, n) => serde_json::json!({ "array": n, "of": memory_kind(e) }),
+        _ => serde_json::json!("bool"),
     }
 }
 

@@ -22,7 +22,25 @@ if (isMainThread) {
   const { card, blocks } = workerData;
   const { instance } = await WebAssembly.instantiate(readFileSync(card.file), {});
   const x = instance.exports;
+  // An element of an array in the card's memory, as its kind says (sizes as the card lays
+  // them out: integers 1, 2, 4 or 8 bytes, bools 1, arrays their elements end to end).
+  const size = (k) => (k.array !== undefined ? k.array * size(k.of) : k === "bool" ? 1 : k.int);
+  const fromMemory = (k, at) => {
+    const view = new DataView(x.memory.buffer);
+    if (k.array !== undefined) {
+      const items = [];
+      for (let i = 0; i < k.array; i++) items.push(fromMemory(k.of, at + i * size(k.of)));
+      return { a: items };
+    }
+    if (k === "bool") return { b: view.getUint8(at) !== 0 };
+    const read = {
+      1: [view.getUint8, view.getInt8], 2: [view.getUint16, view.getInt16],
+      4: [view.getUint32, view.getInt32], 8: [view.getBigUint64, view.getBigInt64],
+    }[k.int][k.signed ? 1 : 0];
+    return { n: String(read.call(view, at, true)) };
+  };
   const side = (kind, which) => {
+    if (typeof kind === "object") return fromMemory(kind, x[which + "p"].value);
     const int = x[which + "i"].value;
     switch (kind) {
       case "i": return { n: BigInt.asIntN(64, int).toString() };

@@ -384,6 +384,31 @@ impl<'c, 'p> FnEmit<'c, 'p> {
         }
         if let ExprKind::Binary(op, l, r) = &cond.kind
             && op.is_comparison()
+            && matches!(l.ty, Ty::Array(..))
+        {
+            // Arrays compared where they are; a failure records both addresses.
+            self.addr(l)?;
+            let a = self.stash_value(Repr::I32);
+            self.addr(r)?;
+            let b = self.stash_value(Repr::I32);
+            self.array_compare(*op, &l.ty, a, b)?;
+            self.op(I::I32Eqz);
+            self.open(I::If(BlockType::Empty), Ctl::Plain);
+            let sides = if self.cx.record_sides {
+                for (local, g) in [(a, G_LEFT_PTR), (b, G_RIGHT_PTR)] {
+                    self.op(I::LocalGet(local));
+                    self.op(I::GlobalSet(g));
+                }
+                Some((l.ty.clone(), r.ty.clone()))
+            } else {
+                None
+            };
+            self.trap(KIND_ASSERT, span, sides);
+            self.close();
+            return Ok(());
+        }
+        if let ExprKind::Binary(op, l, r) = &cond.kind
+            && op.is_comparison()
             && self.cx.record_sides
         {
             let ty = compare_type(l, r);
@@ -586,6 +611,13 @@ impl<'c, 'p> FnEmit<'c, 'p> {
                 self.op(I::Else);
                 self.expr(r)?;
                 self.close();
+            }
+            ExprKind::Binary(op, l, r) if op.is_comparison() && matches!(l.ty, Ty::Array(..)) => {
+                self.addr(l)?;
+                let a = self.stash_value(Repr::I32);
+                self.addr(r)?;
+                let b = self.stash_value(Repr::I32);
+                self.array_compare(*op, &l.ty, a, b)?;
             }
             ExprKind::Binary(op, l, r) if op.is_comparison() => {
                 let ty = compare_type(l, r);

@@ -31,7 +31,7 @@ fn block_copies(b: &Block) -> bool {
 
 fn expr_copies(e: &Expr) -> bool {
     let here = match &e.kind {
-        ExprKind::AddrOf(_) | ExprKind::View(_) | ExprKind::Global(_) => true,
+        ExprKind::AddrOf(_) | ExprKind::View(_) | ExprKind::Global(_) | ExprKind::Array(_) => true,
         ExprKind::Cast(x) => x.ty == Ty::MutSlice,
         _ => false,
     };
@@ -129,6 +129,13 @@ impl FnEmit<'_, '_> {
                 self.addr(base)?;
                 self.checked_offset(index, *n, size)?;
                 self.code.push(I::I32Add);
+            }
+            ExprKind::Array(_) if self.frame.is_some() => {
+                // A literal compared or indexed: built on the stack.
+                let size = size_of(&e.ty).ok_or("arrays of tuples or structs")?;
+                let at = self.alloc_const(size);
+                self.set_array(at, &e.ty, e)?;
+                self.code.push(I::LocalGet(at));
             }
             _ => return Err("an array value that is not a variable or constant".into()),
         }
@@ -350,5 +357,43 @@ impl FnEmit<'_, '_> {
             }
         }
         (offsets, size.min(STACK_SIZE))
+    }
+}
+
+/// Whether equal values of `ty` always have the same bytes: integers and bools, and arrays
+/// of them (not floats: `-0.0 == 0.0`; not strings: equal bytes at other addresses).
+fn bytewise(ty: &Ty) -> bool {
+    match ty {
+        Ty::Int(_) | Ty::Bool => true,
+        Ty::Array(e, _) => bytewise(e),
+        _ => false,
+    }
+}
+
+impl FnEmit<'_, '_> {
+    /// `==` or `!=` of two arrays of type `ty` at the addresses in locals `a` and `b` (an
+    /// ordering of arrays is false, as on the engines).
+    pub fn array_compare(&mut self, op: BinOp, ty: &Ty, a: u32, b: u32) -> R<()> {
+        if !bytewise(ty) {
+            return Err("comparing arrays of floats or strings".into());
+        }
+        let size = size_of(ty).ok_or("arrays of tuples or structs")? as i32;
+        match op {
+            BinOp::Eq | BinOp::Ne => {
+                let eq = self.cx.str_eq();
+                self.code.extend([
+                    I::LocalGet(a),
+                    I::I32Const(size),
+                    I::LocalGet(b),
+                    I::I32Const(size),
+                    I::Call(eq),
+                ]);
+                if op == BinOp::Ne {
+                    self.code.push(I::I32Eqz);
+                }
+            }
+            _ => self.code.push(I::I32Const(0)),
+        }
+        Ok(())
     }
 }
