@@ -264,6 +264,55 @@ fn wasm_contract() -> Result<(), Failed> {
     Ok(())
 }
 
+/// `t27 gen wasm`: the same bytes every run, `--check` on them, a card changed by hand found,
+/// `--layout flat`, and the public functions not exported listed with why.
+fn wasm_gen() -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let out = dir.path().to_string_lossy().into_owned();
+    let make = |extra: &[&str]| {
+        let mut args = vec!["gen", "wasm", "specs/queen", "--out", &out];
+        args.extend_from_slice(extra);
+        t27(&args, None)
+    };
+    let o = make(&[]);
+    expect(o.status.success(), "t27 gen wasm specs/queen", &o)?;
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    expect(
+        stderr
+            .contains("not exported: specs/queen/dispatch.t27: `end_reason_to_name`: returns str"),
+        "the str result is listed",
+        &o,
+    )?;
+    let card = dir.path().join("queen/dispatch.wasm");
+    let first = std::fs::read(&card).map_err(|e| e.to_string())?;
+    let o = make(&["--check"]);
+    expect(o.status.success(), "--check right after", &o)?;
+    std::fs::remove_file(&card).map_err(|e| e.to_string())?;
+    let o = make(&[]);
+    expect(
+        std::fs::read(&card).ok() == Some(first.clone()),
+        "the same bytes again",
+        &o,
+    )?;
+    let mut edited = first;
+    let last = edited.len() - 1;
+    edited[last] ^= 1;
+    std::fs::write(&card, &edited).map_err(|e| e.to_string())?;
+    let o = make(&["--check"]);
+    expect(
+        o.status.code() == Some(1) && String::from_utf8_lossy(&o.stdout).contains("differs:"),
+        "--check finds the edited card",
+        &o,
+    )?;
+    let o = make(&["--layout", "flat"]);
+    expect(
+        o.status.success() && dir.path().join("queen-review_first.wasm").is_file(),
+        "--layout flat",
+        &o,
+    )?;
+    Ok(())
+}
+
 /// `examples/wasm-host` as its README runs it: the seeds' cards decide a round.
 fn wasm_host_example() -> Result<(), Failed> {
     let printed = node_on_cards("specs/queen", "examples/wasm-host/supervisor.mjs")?;
@@ -430,6 +479,7 @@ fn main() {
     }
     trials.push(Trial::test("host_usage_errors", host_usage));
     trials.push(Trial::test("wasm::contract", wasm_contract));
+    trials.push(Trial::test("wasm::gen", wasm_gen));
     // The card fixtures: arrays in memory (failures included) and the contract's own block.
     let cards = repo().join("tests/fixtures/wasm/specs");
     trials.push(Trial::test("wasm::tests/fixtures/wasm/specs", move || {
