@@ -23,7 +23,7 @@ impl FnEmit<'_, '_> {
             self.code.push(i);
             return Ok(());
         }
-        let t = crate::emit::int(ty);
+        let t = crate::repr::int_of(ty);
         let b = self.stash_val(Repr::of(rty)?);
         let a = self.stash_val(Repr::of(ty)?);
         if matches!(op, BinOp::Shl | BinOp::Shr) {
@@ -282,7 +282,7 @@ impl FnEmit<'_, '_> {
 
     /// `-a` of an integer of type `ty` on the stack.
     pub fn negate(&mut self, ty: &Ty, span: Span) -> R<()> {
-        let t = crate::emit::int(ty);
+        let t = crate::repr::int_of(ty);
         let repr = Repr::of(ty)?;
         let a = self.stash_val(repr);
         if !t.signed() {
@@ -322,7 +322,7 @@ impl FnEmit<'_, '_> {
         match (from, to) {
             _ if from == to => Ok(()),
             (Ty::Int(_) | Ty::UntypedInt, Ty::Int(t)) => {
-                let s = crate::emit::int(from);
+                let s = crate::repr::int_of(from);
                 if s.widens_to(*t) {
                     self.widen_int(s, *t);
                     return Ok(());
@@ -354,7 +354,7 @@ impl FnEmit<'_, '_> {
                 Ok(())
             }
             (Ty::Int(_) | Ty::UntypedInt, Ty::F64) => {
-                let s = crate::emit::int(from);
+                let s = crate::repr::int_of(from);
                 self.code.push(match (s.bits() <= 32, s.signed()) {
                     (true, true) => I::F64ConvertI32S,
                     (true, false) => I::F64ConvertI32U,

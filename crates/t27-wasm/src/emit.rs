@@ -3,7 +3,7 @@
 //! records its kind and place in the card's globals and ends in `unreachable`.
 
 use crate::cx::*;
-use crate::repr::{Repr, int_of};
+use crate::repr::Repr;
 use t27_diag::Span;
 use t27_ir::*;
 use wasm_encoder::{BlockType, Function, Instruction as I, MemArg, ValType};
@@ -98,7 +98,7 @@ impl<'c, 'p> FnEmit<'c, 'p> {
         Ok(em)
     }
 
-    /// The wasm parameter types of the IR parameters.
+    /// The function's code: the frame opened at its start, closed at its end.
     pub fn finish(mut self) -> Function {
         self.epilogue();
         self.code.push(I::End);
@@ -830,9 +830,4 @@ fn compare_type(l: &Expr, r: &Expr) -> Ty {
         (Ty::UntypedInt, t) | (t, Ty::UntypedInt) if *t != Ty::UntypedInt => t.clone(),
         (t, _) => t.clone(),
     }
-}
-
-/// The integer type of an integer-typed expression's type.
-pub fn int(ty: &Ty) -> IntTy {
-    int_of(ty)
 }
