@@ -111,7 +111,7 @@ pub fn card(
                 wrappers.push((ty, w));
                 exports.push((name.clone(), index));
             }
-            // Nothing to check and no depth to reset: the function itself is exported.
+            // No depth or stack to reset: the function itself is exported.
             None => exports.push((name.clone(), cx.fn_index[&f])),
         }
         exported.push(f);
@@ -282,6 +282,9 @@ fn function(cx: &mut Cx, f: FnId) -> Result<Function, String> {
         func.params.len(),
         func.ret.clone(),
     )?;
+    if func.decl.is_pub {
+        argument_checks(&mut em, func)?;
+    }
     em.block(&func.body.block)?;
     if func.ret != Ty::Void {
         // The checker sees that every path returns; control never reaches here.
@@ -300,18 +303,14 @@ fn block_function(cx: &mut Cx, m: ModuleId, body: &Body) -> Result<Function, Str
     Ok(em.finish())
 }
 
-/// What a card exports for a spec function: the depth reset (a trap may have left it
-/// deep), each narrow argument checked against its type, then the call.
+/// What a card exports for a spec function that calls others (or of a card with a stack):
+/// the call depth (and stack pointer) reset, as a trap may have left them, then the call.
+/// A leaf of a card without a stack is exported as itself.
 fn wrapper(cx: &mut Cx, f: FnId) -> Result<Option<Function>, String> {
     let p = cx.p;
     let func = &p.functions[f.index()];
     let index = cx.fn_index[&f];
-    let narrow = |ty: &Ty| matches!(ty, Ty::Bool) || ty.int().is_some_and(|t| t.bits() < 32);
-    let checks = func
-        .params
-        .iter()
-        .any(|l| narrow(&func.body.locals[l.index()].ty));
-    if cx.leaf[f.index()] && !checks && cx.sp.is_none() {
+    if cx.leaf[f.index()] && cx.sp.is_none() {
         return Ok(None);
     }
     let mut em = FnEmit::new(
@@ -325,10 +324,25 @@ fn wrapper(cx: &mut Cx, f: FnId) -> Result<Option<Function>, String> {
     em.code.push(I::I32Const(0));
     em.code.push(I::GlobalSet(G_DEPTH));
     let mut at = 0;
+    for l in &func.params {
+        at += Repr::of(&func.body.locals[l.index()].ty)?.vals().len() as u32;
+    }
+    for i in 0..at {
+        em.code.push(I::LocalGet(i));
+    }
+    em.code.push(I::Call(index));
+    Ok(Some(em.finish()))
+}
+
+/// At the start of a public function: each parameter of a type narrower than its wasm value
+/// (`bool`, 8 and 16 bits) checked, one trap for all (`bad_argument`, at the function's
+/// name). In the function itself, not in a wrapper, so that a host's call is one call; the
+/// spec's own calls pass checked values and never trap here.
+fn argument_checks(em: &mut FnEmit, func: &t27_ir::Function) -> Result<(), String> {
+    let mut at = 0;
     let mut any = false;
     for l in &func.params {
         let ty = &func.body.locals[l.index()].ty;
-        let repr = Repr::of(ty)?;
         let check: Option<Vec<I>> = match ty {
             Ty::Bool => Some(vec![I::I32Const(1), I::I32GtU]),
             Ty::Int(t) if t.bits() < 32 && !t.signed() => Some(vec![
@@ -347,7 +361,7 @@ fn wrapper(cx: &mut Cx, f: FnId) -> Result<Option<Function>, String> {
             _ => None,
         };
         if let Some(check) = check {
-            // One trap for all: each check's result is or-ed into the one before.
+            // Each check's result is or-ed into the one before.
             em.code.push(I::LocalGet(at));
             em.code.extend(check);
             if any {
@@ -355,18 +369,14 @@ fn wrapper(cx: &mut Cx, f: FnId) -> Result<Option<Function>, String> {
             }
             any = true;
         }
-        at += repr.vals().len() as u32;
+        at += Repr::of(ty)?.vals().len() as u32;
     }
     if any {
         em.code.push(I::If(wasm_encoder::BlockType::Empty));
         em.trap(KIND_BAD_ARGUMENT, func.decl.name_span, None);
         em.code.push(I::End);
     }
-    for i in 0..at {
-        em.code.push(I::LocalGet(i));
-    }
-    em.code.push(I::Call(index));
-    Ok(Some(em.finish()))
+    Ok(())
 }
 
 /// `t27_trap_kind`, `t27_trap_place`, `t27_trap_place_len`, and `t27_reset`.
