@@ -261,9 +261,9 @@ enum Command {
         #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
         timeout: f64,
     },
-    /// Generate host mirrors of the specs' public constants: `t27 gen ts` or `t27 gen rust`.
+    /// Generate host mirrors of the specs: `t27 gen ts`, `js`, `rust`, or `wasm` (sandboxed cards).
     Gen {
-        /// `ts`, `js` (with a `.d.ts` beside each file) or `rust`.
+        /// `ts`, `js` (with a `.d.ts` beside each file), `rust`, or `wasm` (a card per module).
         #[arg(value_enum)]
         target: TargetArg,
         /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
