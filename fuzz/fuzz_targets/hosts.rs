@@ -1,6 +1,8 @@
 //! Random well-typed programs (t27-progen, seeded by the fuzzer) on the evaluator and on the
 //! hosts: `t27 test --host js` (Node) and `--host rust` (rustc) must give every block the
-//! record `t27 test --engine eval` gives, but for the engine and the time. The evaluator's
+//! record `t27 test --engine eval` gives, but for the engine and the time; so must
+//! `--host wasm` (Node's WebAssembly) for every block its card can hold (the others it
+//! reports not run, with the card's reason). The evaluator's
 //! agreement with the JIT is the `engines` target's. Runs the `t27` binary named by `T27`
 //! (default `../target/release/t27`; build it first with `cargo build --release`).
 #![no_main]
@@ -42,5 +44,12 @@ fuzz_target!(|seed: u64| {
     for host in ["js", "rust"] {
         let got = records(&t27, &spec, &["--host", host]);
         assert_eq!(eval, got, "--host {host} disagrees with the evaluator on seed {seed}:\n{source}");
+    }
+    let wasm = records(&t27, &spec, &["--host", "wasm"]);
+    assert_eq!(eval.len(), wasm.len(), "--host wasm reported other blocks on seed {seed}");
+    for (want, got) in eval.iter().zip(&wasm) {
+        let not_yet = got["outcome"] == "not_run"
+            && got["reason"].as_str().is_some_and(|r| r.contains("the wasm card cannot express it yet"));
+        assert!(not_yet || want == got, "--host wasm disagrees with the evaluator on seed {seed}:\n  eval: {want}\n  wasm: {got}\n{source}");
     }
 });

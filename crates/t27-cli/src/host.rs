@@ -16,6 +16,8 @@ pub enum Host {
     Js,
     Ts,
     Rust,
+    /// Each module's blocks as a test card, run by Node's WebAssembly (`wasm.rs`).
+    Wasm,
 }
 
 impl Host {
@@ -24,6 +26,7 @@ impl Host {
             Host::Js => "js",
             Host::Ts => "ts",
             Host::Rust => "rust",
+            Host::Wasm => "wasm",
         }
     }
 }
@@ -85,6 +88,10 @@ pub fn answers(
                 run_host(Command::new(exe), &dir.0, timeout, runs)?
             };
             (output, sites, cannot)
+        }
+        Host::Wasm => {
+            let run = |cmd, runs| run_host(cmd, &dir.0, timeout, runs);
+            crate::wasm::run_blocks(p, &blocks, &dir.0, timeout, lowered.len(), &run)?
         }
         Host::Js | Host::Ts => {
             let (output, sites) =

@@ -28,6 +28,7 @@ mod host;
 mod mirror;
 mod mutate;
 mod test;
+mod wasm;
 mod watch;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -97,6 +98,8 @@ pub enum HostArg {
     Ts,
     /// Native code from the Rust mirror, compiled by `rustc -O`.
     Rust,
+    /// Each module's blocks compiled into a wasm test card, run by Node's WebAssembly.
+    Wasm,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -104,6 +107,9 @@ pub enum TargetArg {
     Ts,
     Js,
     Rust,
+    /// A wasm card per module (`queen/dispatch.wasm`): imports nothing, exports `memory` and
+    /// each public function by its name.
+    Wasm,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -268,9 +274,11 @@ enum Command {
     },
     /// Generate host mirrors of specs: every public constant with its computed value, every
     /// function with the engines' meaning, structs, and with `--tests` the blocks
-    /// (`t27 gen ts`, `t27 gen js` or `t27 gen rust`).
+    /// (`t27 gen ts`, `t27 gen js` or `t27 gen rust`); or sandboxed WebAssembly cards, one a
+    /// module, exporting its public functions (`t27 gen wasm`).
     Gen {
-        /// `ts` (TypeScript), `js` (JavaScript, with a `.d.ts` beside each file) or `rust`.
+        /// `ts` (TypeScript), `js` (JavaScript, with a `.d.ts` beside each file), `rust`, or
+        /// `wasm` (a card per module).
         #[arg(value_enum)]
         target: TargetArg,
         /// Spec files or folders (searched recursively for `*.t27`). Default: `specs`.
@@ -428,6 +436,7 @@ fn main() -> ExitCode {
                     HostArg::Js => host::Host::Js,
                     HostArg::Ts => host::Host::Ts,
                     HostArg::Rust => host::Host::Rust,
+                    HostArg::Wasm => host::Host::Wasm,
                 },
                 tsc,
             });
@@ -507,14 +516,24 @@ fn main() -> ExitCode {
             layout,
             tests,
         } => {
+            let layout = match layout {
+                LayoutArg::Tree => t27_gen::Layout::Tree,
+                LayoutArg::Flat => t27_gen::Layout::Flat,
+            };
             let target = match target {
                 TargetArg::Ts => t27_gen::Target::TypeScript,
                 TargetArg::Js => t27_gen::Target::JavaScript,
                 TargetArg::Rust => t27_gen::Target::Rust,
-            };
-            let layout = match layout {
-                LayoutArg::Tree => t27_gen::Layout::Tree,
-                LayoutArg::Flat => t27_gen::Layout::Flat,
+                TargetArg::Wasm if tests => {
+                    eprintln!(
+                        "error: --tests is for `ts` and `js`; a card's blocks run with `t27 test --host wasm`"
+                    );
+                    return ExitCode::from(EXIT_USAGE);
+                }
+                TargetArg::Wasm => {
+                    let code = wasm::generate(&paths, root.as_deref(), &out, check, layout);
+                    return ExitCode::from(code);
+                }
             };
             let what = mirror::What {
                 target,
