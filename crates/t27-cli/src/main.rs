@@ -191,8 +191,9 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
         /// Run every block on a host, as generated code (`t27 gen --tests`), instead of on an
-        /// engine: `js` (Node.js), `ts` (compiled with `tsc`, then Node.js) or `rust`
-        /// (compiled with `rustc`).
+        /// engine: `js` (Node.js), `ts` (compiled with `tsc`, then Node.js), `rust`
+        /// (compiled with `rustc`) or `wasm` (a test card per module, run by Node's
+        /// WebAssembly).
         #[arg(long, value_enum, value_name = "HOST")]
         host: Option<HostArg>,
         /// The TypeScript compiler for `--host ts` (default: `tsc` on the PATH).
