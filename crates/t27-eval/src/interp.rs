@@ -4,6 +4,7 @@ use crate::ops::{binary_values, cast, compare, compare_ints, fit};
 use crate::value::Rt;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use t27_diag::Span;
 use t27_ir::*;
@@ -17,7 +18,8 @@ pub(crate) enum Stop {
         right: Option<Shown>,
     },
     Timeout,
-    /// The block ran past the budget it was given (`Machine::run_block_within`).
+    /// The block ran past the budget it was given, or was told to stop
+    /// (`Machine::run_block_watched`).
     OverBudget,
 }
 
@@ -42,10 +44,28 @@ pub struct Machine<'p> {
     leaf: Vec<bool>,
     interrupt: &'p AtomicBool,
     ticks: u32,
-    /// Loop turns and calls the running block may still make before it is over budget.
+    /// Loop turns and calls the running block may still make before the next thing the
+    /// caller asked for (`Watch`): its mark, then the end of its budget.
     budget: u64,
+    /// What runs at the mark, and the budget left after it.
+    at_mark: Option<(Box<dyn FnOnce() + 'p>, u64)>,
+    /// Raised by another thread when the running block should stop (looked at with the
+    /// interrupt).
+    switch: Option<Arc<AtomicBool>>,
     /// A coverage run's counters (`set_counters`).
     counters: Option<t27_ir::Counters>,
+}
+
+/// What to watch for while a block runs besides its end (`Machine::run_block_watched`).
+pub struct Watch<'p> {
+    /// Loop turns and calls after which the block stops (`None`).
+    pub budget: u64,
+    /// After how many loop turns and calls to call the function (once), if the block is still
+    /// running then and the mark is within the budget.
+    pub mark: Option<(u64, Box<dyn FnOnce() + 'p>)>,
+    /// Raised by another thread when the block should stop (`None`): looked at every 1,024
+    /// loop turns and calls, with the interrupt.
+    pub switch: Option<Arc<AtomicBool>>,
 }
 
 /// How a block's run ended, as the runner reports it.
@@ -102,6 +122,8 @@ impl<'p> Machine<'p> {
             interrupt,
             ticks: 0,
             budget: u64::MAX,
+            at_mark: None,
+            switch: None,
             counters: None,
         }
     }
@@ -145,11 +167,35 @@ impl<'p> Machine<'p> {
     /// Runs a block as [`Machine::run_block`] does, but gives up once it has made `budget`
     /// loop turns and calls: `None` then, with the module `var`s as they were before it.
     pub fn run_block_within(&mut self, body: &Body, budget: u64) -> Option<Outcome> {
+        self.run_block_watched(
+            body,
+            Watch {
+                budget,
+                mark: None,
+                switch: None,
+            },
+        )
+    }
+
+    /// Runs a block as [`Machine::run_block_within`] does, calling the mark's function once
+    /// the block has made its number of loop turns and calls, and stopping (`None`, the
+    /// module `var`s as they were) when `switch` is raised: the tiered runner starts native
+    /// code at the mark, and raises `switch` when it is ready.
+    pub fn run_block_watched(&mut self, body: &Body, watch: Watch<'p>) -> Option<Outcome> {
         let before = (!self.globals.is_empty())
             .then(|| self.globals.iter().map(Rt::snapshot).collect::<Vec<Rt>>());
-        self.budget = budget;
+        match watch.mark {
+            Some((mark, f)) if mark < watch.budget => {
+                self.budget = mark;
+                self.at_mark = Some((f, watch.budget - mark));
+            }
+            _ => self.budget = watch.budget,
+        }
+        self.switch = watch.switch;
         let outcome = self.run(body);
         self.budget = u64::MAX;
+        self.at_mark = None;
+        self.switch = None;
         match outcome {
             Err(Stop::OverBudget) => {
                 if let Some(before) = before {
@@ -186,13 +232,33 @@ impl<'p> Machine<'p> {
     fn tick(&mut self) -> Run<()> {
         self.budget = match self.budget.checked_sub(1) {
             Some(left) => left,
-            None => return Err(Stop::OverBudget),
+            None => self.past_budget()?,
         };
         self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks.is_multiple_of(1024) && self.interrupt.load(Ordering::Relaxed) {
-            return Err(Stop::Timeout);
+        if self.ticks.is_multiple_of(1024) {
+            if self.interrupt.load(Ordering::Relaxed) {
+                return Err(Stop::Timeout);
+            }
+            if self
+                .switch
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                return Err(Stop::OverBudget);
+            }
         }
         Ok(())
+    }
+
+    /// The countdown ran out: at the mark, its function runs and the rest of the budget
+    /// starts (the budget left after this tick); past the budget, the block stops.
+    #[cold]
+    fn past_budget(&mut self) -> Run<u64> {
+        let Some((f, rest)) = self.at_mark.take() else {
+            return Err(Stop::OverBudget);
+        };
+        f();
+        rest.checked_sub(1).ok_or(Stop::OverBudget)
     }
 
     fn block(&mut self, frame: &mut Vec<Rt>, b: &Block) -> Run<Flow> {

@@ -11,5 +11,5 @@ mod interp;
 mod ops;
 mod value;
 
-pub use interp::Machine;
+pub use interp::{Machine, Watch};
 pub use value::Rt;

@@ -3,8 +3,14 @@
 //! the same logic in Rust; and generated replay specs of 100,000 and 1,000,000 runtime
 //! asserts, end to end.
 //!
+//! And an owner-shaped tree (`owner_shaped/`: modules that scan strings of a few KB, look up
+//! tables in loops, loop a few hundred times), end to end on each engine: the tiered engine
+//! must not pay for compiling blocks the evaluator finishes first.
+//!
 //! Run: `cargo bench -p t27-run --bench engines` (figures go in BENCHMARKS.md).
 //! `cargo test -p t27-run --bench engines` runs it once, small, as a smoke test.
+
+mod owner_shaped;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -12,8 +18,25 @@ use t27_check::MemoryLoader;
 use t27_run::{BlockReport, Engine, RunOptions};
 
 fn owner_spec() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../specs/queen/dispatch.t27");
-    std::fs::read_to_string(path).expect("specs/queen/dispatch.t27")
+    seed("dispatch.t27")
+}
+
+/// One of the owner's specs, `specs/queen/NAME`.
+fn seed(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../specs/queen")
+        .join(name);
+    std::fs::read_to_string(path).expect("the owner's specs are in specs/queen")
+}
+
+/// The owner-shaped tree with the two seeds beside it, as `(path, text)`.
+fn owner_shaped_tree() -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = ["dispatch.t27", "review_first.t27"]
+        .iter()
+        .map(|name| (format!("specs/queen/{name}"), seed(name)))
+        .collect();
+    files.extend(owner_shaped::tree());
+    files
 }
 
 /// Checks and runs a spec tree held in memory; returns the time and the pass/fail counts.
@@ -22,7 +45,11 @@ fn check_and_run(files: &[(&str, String)], engine: Engine) -> (Duration, usize, 
     let mut loader = MemoryLoader::new(files.iter().map(|(p, t)| (p, t.clone())));
     let requested: Vec<PathBuf> = files
         .iter()
-        .filter(|(p, _)| !p.ends_with("dispatch.t27") || files.len() == 1)
+        // The compute and replay specs' blocks, not those of the seed they import.
+        .filter(|(p, _)| {
+            !p.ends_with("dispatch.t27")
+                || !files.iter().any(|(q, _)| q.starts_with("specs/bench/"))
+        })
         .map(|(p, _)| PathBuf::from(p))
         .collect();
     let checked = t27_check::check(&requested, None, &mut loader);
@@ -348,8 +375,16 @@ fn replay_spec(asserts: usize) -> String {
 }
 
 /// Writes spec trees to disk for timing whole `t27` processes (`T27_BENCH_WRITE=DIR`):
-/// `DIR/compute/specs` (the full compute sweep) and `DIR/replay/specs` (1,000,000 asserts).
+/// `DIR/compute/specs` (the full compute sweep), `DIR/replay/specs` (1,000,000 asserts) and
+/// `DIR/owner-shaped/specs` (the seeds and the generated owner-shaped modules).
 fn write_trees(dir: &Path, dispatch: &str) {
+    let shaped = dir.join("owner-shaped");
+    for (path, text) in owner_shaped_tree() {
+        let path = shaped.join(path);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("create the folder");
+        std::fs::write(&path, text).expect("write the spec");
+    }
+    println!("{}", shaped.join("specs").display());
     let rounds = 102_000;
     let expected = sweep_rust(rounds);
     let trees = [
@@ -395,6 +430,33 @@ fn main() {
             best.0.as_secs_f64() * 1e3,
             best.1,
             best.2
+        );
+    }
+
+    println!("owner-shaped tree: byte loops over strings, table lookups, loops of hundreds");
+    let shaped = owner_shaped_tree();
+    let shaped: Vec<(&str, String)> = shaped
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.clone()))
+        .collect();
+    let blocks = shaped
+        .iter()
+        .map(|(_, t)| t.matches("\ntest ").count() + t.matches("\ninvariant ").count())
+        .sum::<usize>();
+    for engine in [Engine::DEFAULT, Engine::Eval, Engine::Jit] {
+        let best = (0..if smoke { 1 } else { 5 })
+            .map(|_| check_and_run(&shaped, engine))
+            .min_by_key(|r| r.0)
+            .expect("a run");
+        assert_eq!(
+            (best.1, best.2),
+            (blocks, 0),
+            "every owner-shaped block passes on {engine:?}"
+        );
+        println!(
+            "  {engine:?}: {:.2} ms ({} passed)",
+            best.0.as_secs_f64() * 1e3,
+            best.1
         );
     }
 

@@ -1,12 +1,21 @@
 //! The engines of one run: the evaluator, native code, and the tiered choice between them,
 //! with the module `var`s carried from one to the other so that blocks see the state the
 //! blocks before them left, whichever engine ran those.
+//!
+//! The tiered engine starts every block on the evaluator. A block that can run long (its
+//! bound, `estimate.rs`, is past its mark) is watched: once the evaluator has made the mark's
+//! loop turns and calls, the native thread (`native.rs`) compiles it while the evaluator goes
+//! on, and when the code is ready the evaluator stops and the block runs again natively, from
+//! where it started (module `var`s and coverage counts as they were). A block bounded far past
+//! its mark (the compute sweep) is sent to the compiler as it starts. Whichever finishes
+//! first answers: a guess that is wrong costs the other core's time, never the engine's.
 
 use crate::estimate::Estimate;
+use crate::native::{Native, Ticket};
 use crate::runner::{Answers, Engine};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use t27_eval::Machine;
+use std::sync::atomic::{AtomicBool, Ordering};
+use t27_eval::{Machine, Watch};
 use t27_ir::{Body, Outcome, Program, TestId};
 use t27_jit::{JitError, JitProgram, NativeCode};
 
@@ -21,6 +30,12 @@ enum Holder {
 
 pub struct Engines<'a> {
     p: &'a Program,
+    /// The same program, for the native thread; `None` where there is none to share (mutation
+    /// trials, whose workers keep every core busy): the tiered engine then compiles on the
+    /// engine thread, at the block's mark.
+    shared: Option<Arc<Program>>,
+    /// The native thread, once a block needed it; `Err` once it could not be started.
+    native: Option<Result<Native, ()>>,
     engine: Engine,
     interrupt: &'a Arc<AtomicBool>,
     /// The native code of the last blocks compiled: every runnable block on the JIT, the
@@ -41,9 +56,11 @@ pub struct Engines<'a> {
 
 impl<'a> Engines<'a> {
     /// Prepares to run blocks on `engine`; on the JIT, `up_front` are every block that will
-    /// run, with their bodies, compiled here in one program.
+    /// run, with their bodies, compiled here in one program. `shared` is `p` again, for the
+    /// tiered engine's native thread.
     pub fn new(
         p: &'a Program,
+        shared: Option<Arc<Program>>,
         engine: Engine,
         up_front: &[(TestId, &Body)],
         interrupt: &'a Arc<AtomicBool>,
@@ -52,6 +69,8 @@ impl<'a> Engines<'a> {
     ) -> Engines<'a> {
         let mut engines = Engines {
             p,
+            shared,
+            native: None,
             engine,
             interrupt,
             jit: None,
@@ -91,7 +110,7 @@ impl<'a> Engines<'a> {
 
     /// Runs a block, whose body is `body`; which engine answered, or `None` when native code
     /// it needs could not be built.
-    pub fn run(&mut self, test: TestId, body: &Body) -> Option<(Outcome, Engine)> {
+    pub fn run(&mut self, test: TestId, body: &Arc<Body>) -> Option<(Outcome, Engine)> {
         match self.engine {
             Engine::Host(_) => match self.answers.outcomes.get(&test) {
                 Some((outcome, _)) => Some((outcome.clone(), self.engine)),
@@ -105,22 +124,99 @@ impl<'a> Engines<'a> {
             },
             Engine::Jit => self.native(test),
             Engine::Eval => Some((self.machine().run_block(body), Engine::Eval)),
-            Engine::Tiered { .. } if self.estimate.heavy(body) => self.compile_and_run(test, body),
-            Engine::Tiered { eval_budget } => {
-                self.hand_to_eval();
-                let before = self.counters.as_ref().map(t27_ir::Counters::counts);
-                match self.machine().run_block_within(body, eval_budget) {
-                    Some(outcome) => Some((outcome, Engine::Eval)),
-                    // Past its budget: run it again, natively, from where it started (and
-                    // with the counts it started with).
-                    None => {
-                        if let (Some(c), Some(before)) = (&self.counters, before) {
-                            c.restore(&before);
-                        }
-                        self.compile_and_run(test, body)
-                    }
-                }
+            Engine::Tiered { eval_budget } => self.tiered(test, body, eval_budget),
+        }
+    }
+
+    /// The tiered engine: the evaluator, and native code built beside it (see the top).
+    fn tiered(&mut self, test: TestId, body: &Arc<Body>, budget: u64) -> Option<(Outcome, Engine)> {
+        self.hand_to_eval();
+        let bounds = self.estimate.bounds(body);
+        let mark = bounds.mark.min(budget);
+        let before = self.counters.as_ref().map(t27_ir::Counters::counts);
+        let threaded = self.native_thread().is_some();
+        // Light for sure, or no thread to compile on: the evaluator alone, up to its budget
+        // (up to the mark without a native thread, then the engine thread's compiler).
+        if !threaded || !bounds.beyond(mark) {
+            let within = if threaded { budget } else { mark };
+            if let Some(outcome) = self.machine().run_block_within(body, within) {
+                return Some((outcome, Engine::Eval));
             }
+            self.restore_counts(before);
+            return match self.native_thread() {
+                Some(native) => {
+                    let ticket = native.ticket(test, body);
+                    self.switch(&ticket)
+                }
+                None => self.compile_and_run(test, body),
+            };
+        }
+        let ticket = self.native_thread()?.ticket(test, body);
+        if bounds.certain() {
+            ticket.send();
+        }
+        let at_mark = {
+            let ticket = ticket.clone();
+            Box::new(move || ticket.send()) as Box<dyn FnOnce() + 'a>
+        };
+        let watch = Watch {
+            budget,
+            mark: Some((mark, at_mark)),
+            switch: Some(Arc::clone(&ticket.wanted.ready)),
+        };
+        match self.machine().run_block_watched(body, watch) {
+            Some(outcome) => {
+                ticket.wanted.dropped.store(true, Ordering::Relaxed);
+                Some((outcome, Engine::Eval))
+            }
+            // The code is ready (or the budget ran out): the block runs again natively, from
+            // where it started.
+            None => {
+                self.restore_counts(before);
+                self.switch(&ticket)
+            }
+        }
+    }
+
+    /// Waits for a block's native code and runs it from the module `var`s the evaluator holds.
+    fn switch(&mut self, ticket: &Ticket) -> Option<(Outcome, Engine)> {
+        let Some(Ok(native)) = &self.native else {
+            return None;
+        };
+        match native.compiled(ticket) {
+            Ok(code) => self.native_code.extend(code),
+            Err(e) => {
+                self.error.get_or_insert(e);
+                return None;
+            }
+        }
+        let globals = self.machine().globals();
+        let Some(Ok(native)) = &self.native else {
+            return None;
+        };
+        let (outcome, globals) = native.run(ticket, globals)?;
+        if !self.p.globals.is_empty() {
+            self.machine().set_globals(&globals);
+        }
+        Some((outcome, Engine::Jit))
+    }
+
+    /// The native thread, started on first use; `None` when there is none.
+    fn native_thread(&mut self) -> Option<&mut Native> {
+        if self.native.is_none() {
+            let started = self
+                .shared
+                .clone()
+                .and_then(|p| Native::start(p, Arc::clone(self.interrupt), self.counters.clone()));
+            self.native = Some(started.ok_or(()));
+        }
+        self.native.as_mut()?.as_mut().ok()
+    }
+
+    /// A coverage run's counts back to what they were when the block started.
+    fn restore_counts(&self, before: Option<Vec<u64>>) {
+        if let (Some(c), Some(before)) = (&self.counters, before) {
+            c.restore(&before);
         }
     }
 
@@ -145,7 +241,8 @@ impl<'a> Engines<'a> {
         })
     }
 
-    /// The tiered engine's native run: the block compiled alone (with what it calls).
+    /// The tiered engine's native run without a native thread: the block compiled alone (with
+    /// what it calls), here.
     fn compile_and_run(&mut self, test: TestId, body: &Body) -> Option<(Outcome, Engine)> {
         self.compile(&[(test, body)]);
         self.native(test)

@@ -1,15 +1,18 @@
 //! How much work a block can do, from its code alone: the loop turns and calls it can make at
 //! most, with loops bounded by a constant (`while (i < N)`) counted `N + 1` times and any other
-//! loop, or recursion, unbounded. The tiered engine compiles a block to native code up front
-//! when this is above [`HEAVY`] plus [`COMPILE_PER_NODE`] for each node of the block's code
-//! (compiling a long block costs in proportion: a replay block of 1,000 asserts, each a call,
-//! evaluates faster than it compiles); every other block starts on the evaluator, under a
-//! budget (see `runner.rs`), so an estimate that is wrong costs time, never a different answer.
+//! loop, or recursion, unbounded. The tiered engine never compiles on this alone (see
+//! `engines.rs`): a block starts on the evaluator, and native code is built on another thread
+//! only once the evaluator has made [`HEAVY`] plus [`COMPILE_PER_NODE`] loop turns and calls
+//! for each node of the block's code ([`Estimate::mark`]), or at once when the bound is
+//! [`CERTAIN`] times that (the compute sweep); a block bounded below its mark needs no watching.
+//! Unbounded is common (a loop to `s.len()`, a `while (x > 0)`), and an upper bound often far
+//! above what runs (a search that returns early): the owner's byte loops over strings of a few
+//! KB were compiled up front on it, 7-16 ms each, where evaluating them took under 1 ms.
 
 use t27_ir::{BinOp, Block, Body, Expr, ExprKind, FnId, Part, Program, StmtKind, Value};
 
-/// Loop turns and calls above which a block is compiled rather than evaluated: about the
-/// work the evaluator does in the time Cranelift takes to compile a small block.
+/// Loop turns and calls past which a block is worth compiling: about the work the evaluator
+/// does in the time Cranelift takes to compile a small block.
 pub const HEAVY: u64 = 10_000;
 
 /// What compiling one more statement or expression of a block costs, in units of the
@@ -18,6 +21,32 @@ pub const HEAVY: u64 = 10_000;
 /// a unit); compiled and run natively, about 2 ms (270 ns a node). A little under that ratio,
 /// so that a block at the margin is compiled.
 pub const COMPILE_PER_NODE: u64 = 8;
+
+/// How many times its mark a block's bound must be for native code to be built as it starts:
+/// so far above that the evaluator cannot finish first (the compute sweep: 10^8 calls).
+pub const CERTAIN: u64 = 100;
+
+/// What the tiered engine needs to know of a block before it runs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// The most loop turns and calls it can make; `None` when unbounded.
+    pub bound: Option<u64>,
+    /// The loop turns and calls after which compiling it pays ([`HEAVY`] plus
+    /// [`COMPILE_PER_NODE`] a node of its code).
+    pub mark: u64,
+}
+
+impl Bounds {
+    /// Whether it can make more loop turns and calls than `ticks`.
+    pub fn beyond(self, ticks: u64) -> bool {
+        self.bound.is_none_or(|b| b > ticks)
+    }
+
+    /// Whether its bound is so far past its mark that native code should be built at once.
+    pub fn certain(self) -> bool {
+        self.bound.is_some_and(|b| b / CERTAIN >= self.mark.max(1))
+    }
+}
 
 /// Memoised costs of functions, for every block of a program.
 pub struct Estimate<'p> {
@@ -40,13 +69,15 @@ impl<'p> Estimate<'p> {
         }
     }
 
-    /// Whether the block is worth compiling before it runs.
-    pub fn heavy(&mut self, body: &Body) -> bool {
+    /// The block's bound and mark.
+    pub fn bounds(&mut self, body: &Body) -> Bounds {
         self.nodes = 0;
-        let cost = self.block(&body.block);
-        let compiling = HEAVY.saturating_add(COMPILE_PER_NODE.saturating_mul(self.nodes));
-        debug_assert!(cost.is_none() || self.nodes == nodes(&body.block));
-        cost.is_none_or(|c| c > compiling)
+        let bound = self.block(&body.block);
+        debug_assert_eq!(self.nodes, nodes(&body.block));
+        Bounds {
+            bound,
+            mark: HEAVY.saturating_add(COMPILE_PER_NODE.saturating_mul(self.nodes)),
+        }
     }
 
     /// The cost of a function body; `None` when it is unbounded.
@@ -63,19 +94,17 @@ impl<'p> Estimate<'p> {
         cost
     }
 
+    /// The bound of a block; the walk goes on past an unbounded part, to count every node.
     fn block(&mut self, b: &Block) -> Option<u64> {
-        let mut total: u64 = 0;
+        let mut total = Some(0);
         for s in &b.stmts {
             self.count_node();
             let cost = match &s.kind {
                 StmtKind::While { cond, body, step } => {
-                    let turns = loop_bound(self.p, cond)?;
-                    let once = self
-                        .expr(cond)?
-                        .checked_add(self.block(body)?)?
-                        .checked_add(self.block(step)?)?
-                        .checked_add(1)?;
-                    turns.checked_mul(once)?
+                    let turns = loop_bound(self.p, cond);
+                    let once = add(add(self.expr(cond), self.block(body)), self.block(step));
+                    // A bounded loop too long to count is as good as unbounded, and certain.
+                    Some(turns?.saturating_mul(once?.saturating_add(1)))
                 }
                 _ => {
                     let mut cost = Some(1u64);
@@ -84,14 +113,14 @@ impl<'p> Estimate<'p> {
                             Part::Expr(e) => self.expr(e),
                             Part::Block(b) => self.block(b),
                         };
-                        cost = cost.zip(c).and_then(|(a, b)| a.checked_add(b));
+                        cost = add(cost, c);
                     });
-                    cost?
+                    cost
                 }
             };
-            total = total.checked_add(cost)?;
+            total = add(total, cost);
         }
-        Some(total)
+        total
     }
 
     fn count_node(&mut self) {
@@ -103,16 +132,20 @@ impl<'p> Estimate<'p> {
     fn expr(&mut self, e: &Expr) -> Option<u64> {
         self.count_node();
         let mut cost = match &e.kind {
-            ExprKind::Call(f, _) => self.function(*f)?.checked_add(1)?,
-            _ => 0,
+            ExprKind::Call(f, _) => self.function(*f).map(|c| c.saturating_add(1)),
+            _ => Some(0),
         };
-        let mut ok = true;
-        e.for_each_child(&mut |x| match self.expr(x) {
-            Some(c) if ok => cost = cost.saturating_add(c),
-            _ => ok = false,
+        e.for_each_child(&mut |x| {
+            let c = self.expr(x);
+            cost = add(cost, c);
         });
-        ok.then_some(cost)
+        cost
     }
+}
+
+/// Two bounds added (saturating: a bound past `u64::MAX` is certainly heavy).
+fn add(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    Some(a?.saturating_add(b?))
 }
 
 /// How many statements and expressions a block has (what [`Estimate::heavy`] counts as it

@@ -10,6 +10,7 @@ mod ahead;
 mod engines;
 mod estimate;
 mod naming;
+mod native;
 mod report;
 mod runner;
 mod select;

@@ -5,6 +5,7 @@ use crate::engines::Engines;
 use crate::naming::{ValueNames, value_names};
 use crate::select::{Selected, select};
 use crate::watchdog::Watchdog;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use t27_check::{Blocker, Checked, Isolation, LoweredBlock};
 use t27_ir::{Body, ModuleId, Outcome, TestId};
@@ -15,9 +16,12 @@ pub enum Engine {
     Jit,
     /// The reference evaluator.
     Eval,
-    /// Each block where it is cheapest: compiled up front when its code says it is heavy
-    /// (`estimate.rs`), otherwise evaluated, and run again natively, from where it started,
-    /// if the evaluation makes more than `eval_budget` loop turns and calls.
+    /// Each block where it is cheapest: started on the evaluator; a block that runs past its
+    /// mark (`estimate.rs`: about the work compiling it costs) is compiled on another thread
+    /// while the evaluator goes on, and run again natively, from where it started, if it is
+    /// still running when the code is ready (`engines.rs`). Past `eval_budget` loop turns
+    /// and calls the evaluator stops and the block waits for its native code (tests give a
+    /// small budget to take that path every time).
     Tiered { eval_budget: u64 },
     /// A host the blocks were generated for and run on (`js`, `ts`, `rust`): the runner
     /// reports the outcomes it gave ([`run_answered`]).
@@ -25,10 +29,9 @@ pub enum Engine {
 }
 
 impl Engine {
-    /// The default engine: tiered, with the evaluator's budget about the time it takes to
-    /// compile a block.
+    /// The default engine: tiered, the evaluator never stopped before native code is ready.
     pub const DEFAULT: Engine = Engine::Tiered {
-        eval_budget: 20_000,
+        eval_budget: u64::MAX,
     };
 
     pub fn name(self) -> &'static str {
@@ -214,7 +217,19 @@ fn run_blocks(
         .map(|(t, lowered, _)| (*t, &lowered.body))
         .collect();
     let counters = opts.coverage.as_ref().map(|c| c.counters.clone());
-    let mut engines = Engines::new(p, opts.engine, &runnable, &watchdog.flag, answers, counters);
+    let shared = opts
+        .coverage
+        .as_ref()
+        .map_or(&checked.program, |c| &c.program);
+    let mut engines = Engines::new(
+        p,
+        Some(Arc::clone(shared)),
+        opts.engine,
+        &runnable,
+        &watchdog.flag,
+        answers,
+        counters,
+    );
     drop(runnable);
     let mut up_front = up_front.into_iter();
     for module in selected {
@@ -229,6 +244,8 @@ fn run_blocks(
             let Some((t, lowered, blocker)) = next else {
                 return summary;
             };
+            // Shared with the native thread, which may compile the block as it runs.
+            let body = Arc::new(lowered.body);
             let (result, duration, engine, names) = match blocker {
                 Some(b) => {
                     let why = NotRun::Blocked(Box::new(b));
@@ -242,7 +259,7 @@ fn run_blocks(
                 None => {
                     let started = Instant::now();
                     watchdog.arm(opts.timeout);
-                    let ran = engines.run(t, &lowered.body);
+                    let ran = engines.run(t, &body);
                     watchdog.disarm();
                     match ran {
                         None if engines.cannot(t).is_some() => (
@@ -257,7 +274,7 @@ fn run_blocks(
                             let took = engines
                                 .answered_duration(t)
                                 .unwrap_or_else(|| started.elapsed());
-                            let names = value_names(p, &lowered.body, &o);
+                            let names = value_names(p, &body, &o);
                             (Result::Ran(o), took, Some(engine), names)
                         }
                         None => (

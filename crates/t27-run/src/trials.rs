@@ -31,7 +31,7 @@ struct TrialModule {
 
 struct TrialBlock {
     test: TestId,
-    body: Body,
+    body: std::sync::Arc<Body>,
     /// Every function the block calls, directly or not, indexed by `FnId`.
     reaches: Vec<bool>,
     /// How it ran on the program unchanged, and how long that took.
@@ -82,7 +82,7 @@ impl Trials {
                         _ => None,
                     })
                     .map(|t| {
-                        let body = lowerer.lower(t).body;
+                        let body = std::sync::Arc::new(lowerer.lower(t).body);
                         TrialBlock {
                             test: t,
                             reaches: reach.of(&body),
@@ -135,11 +135,12 @@ impl Trials {
             let up_front: Vec<(TestId, &Body)> = modules
                 .iter()
                 .flat_map(|m| &m.blocks)
-                .map(|b| (b.test, &b.body))
+                .map(|b| (b.test, &*b.body))
                 .collect();
             let mut runs = Vec::new();
             let mut engines = Engines::new(
                 p,
+                None,
                 engine,
                 &up_front,
                 &watchdog.flag,
@@ -227,12 +228,13 @@ impl Trials {
                 .filter(|m| m.blocks.iter().any(runs))
                 .flat_map(|m| &m.blocks)
                 .filter(|b| self.stateful || runs(b))
-                .map(|b| (b.test, &b.body))
+                .map(|b| (b.test, &*b.body))
                 .collect(),
             _ => Vec::new(),
         };
         let mut engines = Engines::new(
             p,
+            None,
             self.engine,
             &up_front,
             &watchdog.flag,
