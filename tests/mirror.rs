@@ -329,7 +329,7 @@ fn rust_mirrors_compile_and_round_trip() {
             let path: Vec<String> = m
                 .path
                 .iter()
-                .map(|s| t27_gen::rust_name(&s.replace('-', "_")))
+                .map(|s| t27_gen::rust_module_name(&s.replace('-', "_")))
                 .collect();
             for item in &m.items {
                 let ItemRef::Const(id) = item else { continue };

@@ -2,18 +2,28 @@
 // `next_state` over every (state, event) pair and `claim_of` over a grid of its inputs,
 // ROUNDS times each, by the JavaScript mirror (`t27 gen js specs/queen --out DIR`) and by
 // hand-written code below, alternately, five times; the median of each and their ratio.
-//   node benches/host/sweep.mjs DIR [ROUNDS]
-// Both must give the same checksum: a mirror that answered differently would stop it.
+//   node benches/host/sweep.mjs DIR [ROUNDS | --short] [OLD_DIR]
+// `--short` is 2,000 rounds (a smoke run for CI, a second or so). With OLD_DIR (another
+// generated mirror, e.g. of the commit before a change), its mirror is timed in the same
+// alternation, so a before and an after are measured in one run.
+// Both (all three) must give the same checksum: a mirror that answered differently stops it.
+// The last lines are machine-readable: `ratio mirror/hand 1.12` (and `ratio old/hand ...`).
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 
 const dir = process.argv[2];
-const rounds = Number(process.argv[3] ?? 20000);
-if (!dir) {
-  console.error("usage: node benches/host/sweep.mjs DIR [ROUNDS]   (DIR: t27 gen js specs/queen --out DIR)");
+const roundsArg = process.argv[3] ?? "20000";
+const rounds = roundsArg === "--short" ? 2000 : Number(roundsArg);
+const oldDir = process.argv[4];
+if (!dir || !Number.isInteger(rounds) || rounds <= 0) {
+  console.error(
+    "usage: node benches/host/sweep.mjs DIR [ROUNDS | --short] [OLD_DIR]   (DIR: t27 gen js specs/queen --out DIR)",
+  );
   process.exit(2);
 }
-const mirror = await import(pathToFileURL(path.resolve(dir, "queen/dispatch.js")).href);
+const load = (d) => import(pathToFileURL(path.resolve(d, "queen/dispatch.js")).href);
+const mirror = await load(dir);
+const old = oldDir ? await load(oldDir) : null;
 
 // ---- The hand-written JavaScript: dispatch.t27's rules as a supervisor would write them ----
 const ILLEGAL = 99;
@@ -78,8 +88,11 @@ function claimOf(finished, verdict, idleMs, sendBacks, releases) {
 }
 
 // ---- The sweep -------------------------------------------------------------------------------
+// Each contender gets a sweep of its own, compiled from the same source text: one shared
+// function would see two or three callees at its call sites and be optimized for none of them
+// (a host calls one implementation), and closures of one function literal share V8's feedback.
 const IDLE = [0, 1000, 1800000, 3600000, 21600000, 86400000];
-function sweep(next, claim) {
+const SWEEP = `
   let sum = 0;
   let calls = 0;
   for (let r = 0; r < rounds; r++) {
@@ -92,24 +105,36 @@ function sweep(next, claim) {
     }
     calls += 11 * IDLE.length;
   }
-  return [sum, calls];
-}
+  return [sum, calls];`;
+const sweepOf = (next, claim) => new Function("next", "claim", "IDLE", `return (rounds) => {${SWEEP}};`)(next, claim, IDLE);
 
-function time(next, claim) {
+function time(sweep) {
   const t0 = process.hrtime.bigint();
-  const [sum, calls] = sweep(next, claim);
+  const [sum, calls] = sweep(rounds);
   return [Number(process.hrtime.bigint() - t0) / 1e6, sum, calls];
 }
 
 const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
-const mirrored = [], hand = [];
+const contenders = {
+  mirror: sweepOf(mirror.next_state, mirror.claim_of),
+  hand: sweepOf(nextState, claimOf),
+  old: old ? sweepOf(old.next_state, old.claim_of) : null,
+};
+// A warm-up of each before the timed runs, so that a short run times optimized code too.
+for (const sweep of Object.values(contenders)) if (sweep) sweep(Math.min(rounds, 2000));
+const mirrored = [], hand = [], older = [];
 let sums = new Set(), calls = 0;
 for (let i = 0; i < 5; i++) {
-  const [tm, sm, cm] = time(mirror.next_state, mirror.claim_of);
-  const [th, sh] = time(nextState, claimOf);
+  const [tm, sm, cm] = time(contenders.mirror);
+  const [th, sh] = time(contenders.hand);
   mirrored.push(tm);
   hand.push(th);
   sums.add(sm).add(sh);
+  if (old) {
+    const [to, so] = time(contenders.old);
+    older.push(to);
+    sums.add(so);
+  }
   calls = cm;
 }
 if (sums.size !== 1) {
@@ -117,7 +142,10 @@ if (sums.size !== 1) {
   process.exit(1);
 }
 const [m, h] = [median(mirrored), median(hand)];
+const line = (label, t) => `  ${label.padEnd(13)}${t.toFixed(1)} ms  (${((t * 1e6) / calls).toFixed(2)} ns/call)`;
 console.log(`${calls} calls a run (next_state and claim_of), median of 5 alternating runs:`);
-console.log(`  mirror      ${m.toFixed(1)} ms  (${((m * 1e6) / calls).toFixed(2)} ns/call)`);
-console.log(`  hand-written ${h.toFixed(1)} ms  (${((h * 1e6) / calls).toFixed(2)} ns/call)`);
-console.log(`  mirror / hand-written: ${(m / h).toFixed(2)}x`);
+console.log(line("mirror", m));
+if (old) console.log(line("old mirror", median(older)));
+console.log(line("hand-written", h));
+console.log(`ratio mirror/hand ${(m / h).toFixed(2)}`);
+if (old) console.log(`ratio old/hand ${(median(older) / h).toFixed(2)}`);

@@ -145,6 +145,24 @@ impl Build {
             return Err(error(errors.concat()));
         }
         let p = &checked.program;
+        // Two specs that would be one Rust module (`reviewValve.t27`, `review_valve.t27`), as
+        // `t27 gen rust` refuses them.
+        let shared: Vec<String> = t27_gen::shared_rust_modules(p, t27_gen::Layout::Tree)
+            .iter()
+            .map(|(module, ms)| {
+                let files: Vec<&str> = ms
+                    .iter()
+                    .map(|m| checked.sources.name(p.modules[m.index()].file))
+                    .collect();
+                format!(
+                    "t27-build: the Rust mirrors of {} would all be the module `{module}` (a Rust module name is snake case); rename one of the specs",
+                    files.join(" and ")
+                )
+            })
+            .collect();
+        if !shared.is_empty() {
+            return Err(error(shared.join("\n")));
+        }
         let source =
             |m: t27_ir::ModuleId| checked.sources.text(p.modules[m.index()].file).to_string();
         let mirrors = t27_gen::mirror_files(

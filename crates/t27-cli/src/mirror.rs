@@ -97,11 +97,11 @@ fn test_files(
     t27_gen::test_files(p, target, layout, &source, &|m| req.mirrored(m), &blocks).0
 }
 
-/// Says which modules would share a file in `layout`; true when any would.
+/// Says which modules would share a file in `layout`, or for Rust a module name (files of
+/// their own, one name: `reviewValve.t27` and `review_valve.t27`); true when any would.
 fn report_shared_files(req: &Request, target: t27_gen::Target, layout: t27_gen::Layout) -> bool {
     let c = &req.checked;
-    let shared = t27_gen::shared_paths(&c.program, target, layout);
-    for (path, modules) in &shared {
+    let files = |modules: &[t27_ir::ModuleId]| -> String {
         let names: Vec<String> = modules
             .iter()
             .map(|m| {
@@ -110,13 +110,27 @@ fn report_shared_files(req: &Request, target: t27_gen::Target, layout: t27_gen::
                     .to_string()
             })
             .collect();
+        names.join(" and ")
+    };
+    let shared = t27_gen::shared_paths(&c.program, target, layout);
+    for (path, modules) in &shared {
         eprintln!(
             "error: the mirrors of {} would all be written to `{}`; rename one of the specs, or use `--layout tree`",
-            names.join(" and "),
+            files(modules),
             path.display()
         );
     }
-    !shared.is_empty()
+    if !shared.is_empty() || target != t27_gen::Target::Rust {
+        return !shared.is_empty();
+    }
+    let modules = t27_gen::shared_rust_modules(&c.program, layout);
+    for (module, ms) in &modules {
+        eprintln!(
+            "error: the Rust mirrors of {} would all be the module `{module}` (a Rust module name is snake case); rename one of the specs",
+            files(ms),
+        );
+    }
+    !modules.is_empty()
 }
 
 /// The source hash a generated file's header names.

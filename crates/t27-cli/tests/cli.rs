@@ -682,4 +682,47 @@ fn gen_flat_layout_names_files_from_the_spec_path() {
         stderr(&o)
     );
     assert!(!clash.exists(), "nothing is written");
+
+    // `queen/reviewValve` and `queen/review_valve` are files of their own, but in Rust both
+    // would be the module `queen::review_valve`: for Rust, in either layout, an error.
+    let specs = temp.path().join("snake/specs");
+    for (rel, module) in [
+        ("queen/reviewValve.t27", "A"),
+        ("queen/review_valve.t27", "B"),
+    ] {
+        let path = specs.join(rel);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("spec folder");
+        std::fs::write(&path, format!("module {module};\npub const X : u32 = 1;\n")).expect("spec");
+    }
+    for (layout, module) in [
+        ("tree", "queen::review_valve"),
+        ("flat", "queen_review_valve"),
+    ] {
+        let snake = out(&format!("snake-{layout}"));
+        let o = t27(&[
+            "gen",
+            "rust",
+            specs.to_str().expect("utf-8"),
+            "--out",
+            snake.to_str().expect("utf-8"),
+            "--layout",
+            layout,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("would all be the module `{module}`")),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!snake.exists(), "nothing is written");
+    }
+    // TypeScript names files, not modules: both are generated.
+    let o = t27(&[
+        "gen",
+        "ts",
+        specs.to_str().expect("utf-8"),
+        "--out",
+        out("snake-ts").to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }

@@ -338,6 +338,7 @@ fn main() {
     for (spec, passes) in [
         ("specs/queen", true),
         ("tests/fixtures/good/specs", true),
+        ("tests/fixtures/gen", true),
         ("tests/fixtures/run/views.t27", false),
         ("tests/fixtures/run/failures.t27", false),
     ] {

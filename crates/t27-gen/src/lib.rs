@@ -16,7 +16,7 @@ mod lines;
 mod names;
 mod rust;
 mod rustfn;
-pub use names::rust as rust_name;
+pub use names::{rust as rust_name, rust_module as rust_module_name};
 
 /// The name a JavaScript or TypeScript mirror exports a spec function or constant by: the
 /// spec's own, with a `_` after a reserved word.
@@ -118,16 +118,16 @@ pub fn mirror_files(
         );
     }
     if target == Target::Rust {
-        let mut children: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
+        let mut children: BTreeMap<PathBuf, Vec<(String, bool)>> = BTreeMap::new();
         for path in &named {
             let mut dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
             let mut child = path
                 .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
+                .map(|s| (s.to_string_lossy().into_owned(), false))
                 .unwrap_or_default();
             loop {
                 let list = children.entry(dir.clone()).or_default();
-                if !list.contains(&child) {
+                if !list.iter().any(|(name, _)| *name == child.0) {
                     list.push(child.clone());
                 }
                 if dir.as_os_str().is_empty() {
@@ -135,7 +135,7 @@ pub fn mirror_files(
                 }
                 child = dir
                     .file_name()
-                    .map(|s| s.to_string_lossy().into_owned())
+                    .map(|s| (s.to_string_lossy().into_owned(), true))
                     .unwrap_or_default();
                 dir = dir.parent().map(Path::to_path_buf).unwrap_or_default();
             }
@@ -225,15 +225,42 @@ fn rust_path(
     if !target.requested || !mirrored(to) {
         return None;
     }
-    let segment = |s: &str| names::rust(&s.replace('-', "_"));
     Some(match layout {
         Layout::Tree => {
             let ups = "super::".repeat(p.modules[from.index()].path.len());
-            let down: Vec<String> = target.path.iter().map(|s| segment(s)).collect();
-            format!("{ups}{}", down.join("::"))
+            format!("{ups}{}", rust_module_path(target, layout).join("::"))
         }
-        Layout::Flat => format!("super::{}", segment(&target.path.join("_"))),
+        Layout::Flat => format!("super::{}", rust_module_path(target, layout).join("::")),
     })
+}
+
+/// The Rust modules, from the output folder's down, that hold module `m`'s mirror in
+/// `layout`: one per folder and file of its path (`bots::review_valve` for
+/// `bots/reviewValve.rs`), named as the `mod.rs` files and `t27-build`'s include file name
+/// them (`names::rust_module`).
+pub fn rust_module_path(m: &Module, layout: Layout) -> Vec<String> {
+    mirror_path(m, Target::Rust, layout)
+        .with_extension("")
+        .components()
+        .map(|c| names::rust_module(&c.as_os_str().to_string_lossy()))
+        .collect()
+}
+
+/// The Rust modules two or more requested modules would both be in `layout`, each with those
+/// modules (`bots/reviewValve.t27` and `bots/review_valve.t27` are both `bots::review_valve`,
+/// in files of their own): a request with any cannot be generated for Rust.
+pub fn shared_rust_modules(p: &Program, layout: Layout) -> Vec<(String, Vec<ModuleId>)> {
+    let mut by_module: BTreeMap<String, Vec<ModuleId>> = BTreeMap::new();
+    for (i, m) in p.modules.iter().enumerate().filter(|(_, m)| m.requested) {
+        by_module
+            .entry(rust_module_path(m, layout).join("::"))
+            .or_default()
+            .push(ModuleId(i as u32));
+    }
+    by_module
+        .into_iter()
+        .filter(|(_, ms)| ms.len() > 1)
+        .collect()
 }
 
 /// The way from a generated file up to the output folder, for a relative import: `./` or

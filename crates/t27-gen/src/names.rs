@@ -78,3 +78,100 @@ const TS_RESERVED: &[&str] = &[
 pub fn ts_reserved(name: &str) -> bool {
     TS_RESERVED.contains(&name)
 }
+
+/// A file or folder name of a spec's path (`reviewValve`, `999_multibots_telegraf_ci`) as the
+/// Rust module that mirrors it: snake case, which `non_snake_case` accepts (`review_valve`),
+/// every character an identifier cannot hold written `_` and a run of `_` written once, a `_`
+/// before a leading digit (`_999_multibots_telegraf_ci`), a keyword escaped (`r#match`,
+/// `self_`). The file keeps its name: a `mod.rs` points at it with `#[path]` where the two
+/// differ (`rust_mod_decl`).
+pub fn rust_module(segment: &str) -> String {
+    let chars: Vec<char> = segment.chars().collect();
+    let mut out = String::new();
+    let push = |c: char, out: &mut String| {
+        // One `_` for a run: `__` is not snake case to the lint.
+        if !(c == '_' && out.ends_with('_')) {
+            out.push(c);
+        }
+    };
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_uppercase() {
+            // A word starts at an upper-case letter after a lower-case one or a digit
+            // (`reviewValve`), or before a lower-case one after an upper-case one (`HTTPTask`
+            // is `http_task`).
+            let prev = i.checked_sub(1).map(|j| chars[j]);
+            let next = chars.get(i + 1);
+            if prev.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit())
+                || (prev.is_some_and(|p| p.is_ascii_uppercase())
+                    && next.is_some_and(|n| n.is_ascii_lowercase()))
+            {
+                push('_', &mut out);
+            }
+            push(c.to_ascii_lowercase(), &mut out);
+        } else if c.is_ascii_alphanumeric() {
+            push(c, &mut out);
+        } else {
+            push('_', &mut out);
+        }
+    }
+    if !out.chars().any(|c| c.is_ascii_alphanumeric()) {
+        // Nothing of the name is left (`-.t27`): a name all the same.
+        return "t27_module".to_string();
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    rust(&out)
+}
+
+/// A `mod.rs` line declaring the child `name` of a folder (the file `name.rs`, or with `dir`
+/// the folder `name/`): `pub mod name;`, with `#[path = "..."]` when the Rust module name is
+/// not the file's (`#[path = "reviewValve.rs"] pub mod review_valve;`).
+pub fn rust_mod_decl(name: &str, dir: bool) -> String {
+    let module = rust_module(name);
+    if module.trim_start_matches("r#") == name {
+        format!("pub mod {module};")
+    } else {
+        let file = if dir {
+            format!("{name}/mod.rs")
+        } else {
+            format!("{name}.rs")
+        };
+        format!("#[path = {file:?}]\npub mod {module};")
+    }
+}
+
+/// Each module's declared name as the start of a host identifier, by module index: what
+/// another module contributes to a file is named `Module$name` in JavaScript and
+/// `Module__name` in Rust. A declared name may hold `-` and `::` (`module queen-task;`,
+/// `module a::b;`): each character an identifier cannot hold is a `_`, and a leading digit gets
+/// a `_` before it. Two modules whose names come out the same (`module a-b;`, `module a_b;`,
+/// or one name declared twice) each get their index after it (`a_b_3`), so no two share one.
+pub fn module_prefixes(p: &t27_ir::Program) -> Vec<String> {
+    let mut names: Vec<String> = p
+        .modules
+        .iter()
+        .map(|m| {
+            let mut s: String = m
+                .name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
+            if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+                s.insert(0, '_');
+            }
+            s
+        })
+        .collect();
+    let mut count: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for n in &names {
+        *count.entry(n.as_str()).or_default() += 1;
+    }
+    let shared: Vec<bool> = names.iter().map(|n| count[n.as_str()] > 1).collect();
+    for (i, n) in names.iter_mut().enumerate() {
+        if shared[i] {
+            n.push_str(&format!("_{i}"));
+        }
+    }
+    names
+}

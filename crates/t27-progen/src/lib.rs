@@ -402,7 +402,89 @@ pub fn program(seed: u64) -> String {
         &mut g.out,
         Rng(seed.wrapping_mul(0xA24B_AED4_963E_E407) | 1),
     );
+    string_loops(
+        &mut g.out,
+        Rng(seed.wrapping_mul(0x9FB2_1C65_1E98_DF25) | 1),
+    );
     g.out
+}
+
+/// A string literal of up to `max` bytes from a small alphabet (so that strings often match).
+fn string_literal(r: &mut Rng, max: u64) -> String {
+    let len = r.below(max + 1);
+    (0..len).map(|_| *r.pick(&['a', 'b', ' ', 'c'])).collect()
+}
+
+/// String parameters used inside loops, as the owner's specs do: a counter that indexes and
+/// measures its string in a `while`; a scanner that, each turn, passes both its strings on to
+/// it, compares them, indexes them (sometimes past the end: a trap) and measures them, and
+/// reads one in a `for` loop; sometimes a struct holding a string passed on each turn; then
+/// blocks that call the scanner with literals.
+fn string_loops(out: &mut String, mut r: Rng) {
+    for v in 0..r.below(2) + 1 {
+        let _ = writeln!(
+            out,
+            "pub fn scount{v}(s: str, c: u8) -> u32 {{\nvar n : u32 = 0;\nvar i : usize = 0;\nwhile (i < s.len()) {{\nif (s[i] == c) {{ n += 1; }}\ni += 1;\n}}\nreturn n;\n}}"
+        );
+        let at = r.below(3);
+        // The index is guarded, or, now and then, not (an index past the end traps).
+        let index = if r.chance(75) {
+            format!("s.len() > {at} and t.len() > {at} and s[{at}] == t[{at}]")
+        } else {
+            format!("s[{at}] == t[{at}]")
+        };
+        let tagged = r.chance(50);
+        if tagged {
+            let _ = writeln!(out, "pub struct Tag{v} {{ name: str, n: u32 }}");
+            let _ = writeln!(
+                out,
+                "fn tagw{v}(g: Tag{v}, s: str) -> u32 {{\nreturn g.n + (g.name.len() as u32) + scount{v}(s, 98);\n}}"
+            );
+        }
+        let _ = writeln!(
+            out,
+            "pub fn sscan{v}(s: str, t: str, rounds: u32) -> u32 {{\nvar total : u32 = 0;\nvar r : u32 = 0;"
+        );
+        if tagged {
+            let _ = writeln!(out, "const g : Tag{v} = {{ name: t, n: {} }};", r.below(9));
+        }
+        let _ = writeln!(out, "while (r < rounds) {{");
+        let _ = writeln!(out, "total += scount{v}(s, {});", *r.pick(&[97, 98, 32]));
+        let _ = writeln!(out, "total += scount{v}(t, {});", *r.pick(&[97, 98, 32]));
+        let _ = writeln!(out, "if (s == t) {{ total += {}; }}", r.below(100));
+        let _ = writeln!(out, "if ({index}) {{ total += {}; }}", r.below(100));
+        let _ = writeln!(out, "total += s.len() as u32;");
+        if tagged {
+            let _ = writeln!(out, "total += tagw{v}(g, s);");
+        }
+        let _ = writeln!(out, "r += 1;\n}}");
+        let _ = writeln!(
+            out,
+            "for (var k : usize = 0; k < t.len; k += 1) {{\ntotal += t[k];\n}}\nreturn total;\n}}"
+        );
+        for b in 0..r.below(3) + 1 {
+            let _ = writeln!(out, "test strings{v}_{b} {{");
+            for _ in 0..r.below(3) + 1 {
+                let (s, t) = (string_literal(&mut r, 4), string_literal(&mut r, 4));
+                let rounds = r.below(4);
+                // An assert that holds whatever the scan gives, or a guessed value (which
+                // mostly fails, showing both sides).
+                if r.chance(50) {
+                    let _ = writeln!(
+                        out,
+                        "assert sscan{v}(\"{s}\", \"{t}\", {rounds}) >= scount{v}(\"{t}\", 97);"
+                    );
+                } else {
+                    let _ = writeln!(
+                        out,
+                        "assert sscan{v}(\"{s}\", \"{t}\", {rounds}) == {};",
+                        r.below(400)
+                    );
+                }
+            }
+            let _ = writeln!(out, "}}");
+        }
+    }
 }
 
 /// Writable byte slices in the owner's shape: a `put` helper that writes a byte and returns

@@ -182,26 +182,41 @@ impl<'a> Emitter<'a> {
                 let local = &f.body.locals[l.index()];
                 // The spec's own name of the parameter, and where it is declared.
                 let spelled = format!("{:?}", local.name);
+                // A checked parameter is a test inline, which V8 compiles to a type check
+                // and a compare or two, and the runtime's `$.arg`-family call only when it
+                // fails: that call throws the TypeError or RangeError naming the parameter
+                // (its name and place are literals, read only there), or returns the value
+                // in its canonical form (a 64-bit bigint in range).
+                let at = self.at(local.span);
                 let arg = match &local.ty {
                     Ty::Str => format!("$.str({name})"),
                     Ty::Int(t) if small(*t) => {
                         let (lo, hi) = bounds(*t);
-                        let at = self.at(local.span);
-                        format!("$.arg({name}, {lo}, {hi}, {spelled}, {at})")
+                        format!(
+                            "{} ? {name} : $.arg({name}, {lo}, {hi}, {spelled}, {at})",
+                            small_test(*t, &name)
+                        )
                     }
                     Ty::Int(t) => {
                         let (lo, hi) = bounds(*t);
-                        let at = self.at(local.span);
-                        format!("$.arg64({name}, {lo}, {hi}, {spelled}, {at})")
+                        // A safe integer in range needs no bigint; `+ 0` makes a -0 the 0
+                        // that `$.arg64` would return.
+                        let sign = if t.signed() {
+                            String::new()
+                        } else {
+                            format!(" && {name} >= 0")
+                        };
+                        format!(
+                            "typeof {name} === \"number\" && Number.isSafeInteger({name}){sign} \
+                             ? {name} + 0 : $.arg64({name}, {lo}, {hi}, {spelled}, {at})"
+                        )
                     }
-                    Ty::Bool => {
-                        let at = self.at(local.span);
-                        format!("$.flag({name}, {spelled}, {at})")
-                    }
-                    Ty::F64 => {
-                        let at = self.at(local.span);
-                        format!("$.real({name}, {spelled}, {at})")
-                    }
+                    Ty::Bool => format!(
+                        "typeof {name} === \"boolean\" ? {name} : $.flag({name}, {spelled}, {at})"
+                    ),
+                    Ty::F64 => format!(
+                        "typeof {name} === \"number\" ? {name} : $.real({name}, {spelled}, {at})"
+                    ),
                     t if contains_str(self.p, t) => format!("$.own({name})"),
                     _ => name,
                 };
@@ -562,6 +577,26 @@ fn wraps_all(s: &str) -> bool {
         }
     }
     false
+}
+
+/// The inline test that a host's value is a whole number of the 32-bit-or-narrower type `t`:
+/// a number that the operator which wraps to `t`'s range leaves as it is (so a fraction, NaN,
+/// an infinity or a number out of range is refused; a -0 passes, as it does `$.arg`).
+fn small_test(t: IntTy, v: &str) -> String {
+    let wrapped = match t {
+        IntTy::U8 => format!("({v} & 255)"),
+        IntTy::U16 => format!("({v} & 65535)"),
+        IntTy::U32 => format!("({v} >>> 0)"),
+        IntTy::I8 => format!("(({v} << 24) >> 24)"),
+        IntTy::I16 => format!("(({v} << 16) >> 16)"),
+        IntTy::I32 => format!("({v} | 0)"),
+        // Not small (their parameters take the 64-bit test): the plain form, all the same.
+        IntTy::U64 | IntTy::Usize | IntTy::I64 => {
+            let (lo, hi) = bounds(t);
+            return format!("Number.isInteger({v}) && {v} >= {lo} && {v} <= {hi}");
+        }
+    };
+    format!("typeof {v} === \"number\" && {wrapped} === {v}")
 }
 
 /// The range of an integer type as the runtime's arguments.

@@ -53,11 +53,12 @@ impl Names {
     /// The names of a file whose own module is `home`; `exports` when the file exports the
     /// module's public constants (a mirror, not a test file).
     pub fn new(p: &Program, home: ModuleId, exports: bool) -> Names {
+        let prefixes = crate::names::module_prefixes(p);
         let qualified = |module: ModuleId, name: &str| {
             if module == home {
                 escape(name)
             } else {
-                format!("{}${name}", p.modules[module.index()].name)
+                format!("{}${name}", prefixes[module.index()])
             }
         };
         let structs = p

@@ -86,6 +86,11 @@ export function leave() {
 // says nothing of a u8 of 300 or a flag of "yes", so the mirror refuses them (a TypeError for
 // the wrong kind of value, a RangeError for a number out of the parameter's type) instead of
 // answering something the spec never decided. `at` is the parameter in the spec.
+//
+// These are the slow path: the mirror tests an argument inline first (a type test and a
+// compare, which V8 compiles to a few instructions, with no allocation and no string), and
+// calls one of these only with a value that test refuses, to throw naming the parameter, or to
+// return a 64-bit bigint in range in its canonical form.
 
 function shown(v) {
   return typeof v === "bigint" ? `${v}n` : typeof v === "string" ? JSON.stringify(v) : String(v);

@@ -32,6 +32,8 @@ pub(crate) struct Emitter<'a> {
     view_globals: Vec<u32>,
     indent: usize,
     pub out: String,
+    /// Each module's name as the start of an identifier (`fn_name`).
+    pub prefixes: Vec<String>,
 }
 
 fn aggregate_or_str(ty: &Ty) -> bool {
@@ -58,6 +60,7 @@ impl<'a> Emitter<'a> {
             view_globals: Vec::new(),
             indent: 0,
             out: String::new(),
+            prefixes: names::module_prefixes(p),
         }
     }
 
@@ -217,7 +220,7 @@ impl<'a> Emitter<'a> {
             f.decl.name,
             names::rust(&f.decl.name),
             params.join(", "),
-            fn_name(self.p, self.home, id),
+            fn_name(self.p, &self.prefixes, self.home, id),
             args.join(", ")
         ));
     }
@@ -446,17 +449,14 @@ pub(crate) enum Root {
 }
 
 /// The Rust name a function has in a file of module `home`: its own for the module's
-/// functions, `Module__name` for what another module contributes.
-pub(crate) fn fn_name(p: &Program, home: ModuleId, f: FnId) -> String {
+/// functions, `Module__name` for what another module contributes (`prefixes`: each module's
+/// name as an identifier, `names::module_prefixes`).
+pub(crate) fn fn_name(p: &Program, prefixes: &[String], home: ModuleId, f: FnId) -> String {
     let func = &p.functions[f.index()];
     let name = if func.decl.module == home {
         names::rust(&func.decl.name)
     } else {
-        format!(
-            "{}__{}",
-            p.modules[func.decl.module.index()].name,
-            func.decl.name
-        )
+        format!("{}__{}", prefixes[func.decl.module.index()], func.decl.name)
     };
     // A function that takes views is called by the code as `name__views` (cells); hosts call
     // `name`, which takes `&mut [u8]`.

@@ -264,7 +264,8 @@ pub(crate) fn mirror_functions(
             if p.functions[f.index()].decl.module == m {
                 doc(&mut e.out, &p.functions[f.index()].decl.doc);
             }
-            e.function(*f, &fn_name(p, m, *f));
+            let name = fn_name(p, &e.prefixes, m, *f);
+            e.function(*f, &name);
             let func = &p.functions[f.index()];
             if func.decl.module == m && func.decl.is_pub && takes_views(func) {
                 e.view_wrapper(*f);
@@ -468,7 +469,8 @@ pub fn rust_host_program(
         globals(&mut e, &reached);
         for f in &reached.functions {
             e.out.push('\n');
-            e.function(*f, &fn_name(p, *m, *f));
+            let name = fn_name(p, &e.prefixes, *m, *f);
+            e.function(*f, &name);
         }
         for (t, body) in &runnable {
             e.out.push('\n');

@@ -67,13 +67,26 @@ impl<'a> Emitter<'a> {
                     } else if a.ty == Ty::MutSlice {
                         names.push(v);
                     } else {
+                        // A string variable is lent (the callee takes `impl AsRef<[u8]>` and
+                        // copies what it keeps), an aggregate variable that holds strings is
+                        // cloned (it is not `Copy`): a move would leave nothing for the next
+                        // turn of a loop, or the next use, to pass (E0382).
+                        let v = if !matches!(a.kind, ExprKind::Local(_) | ExprKind::Field(..)) {
+                            v
+                        } else if a.ty == Ty::Str {
+                            format!("&{v}")
+                        } else if crate::js::holds_str(self.p, &a.ty) {
+                            format!("{v}.clone()")
+                        } else {
+                            v
+                        };
                         let t = self.temp("a");
                         binds.push_str(&format!("let {t} = {v}; "));
                         names.push(t);
                     }
                 }
                 let callee = &self.p.functions[f.index()];
-                let name = fn_name(self.p, self.home, *f);
+                let name = fn_name(self.p, &self.prefixes, self.home, *f);
                 let enter = if callee.body.block.makes_calls() {
                     let at = self.at(e.span);
                     format!("let {} = t27_rt::enter({at}); ", self.temp("depth"))
