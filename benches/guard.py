@@ -162,6 +162,7 @@ class Guard:
             sh([self.t27, "test"] + cmd)
 
 
+TREES = ["owner", "owner-shaped", "compute", "compute-eval"]
 CHECKS = {"js": Guard.js, "rust": Guard.rust, "whole": Guard.whole, "jit": Guard.jit}
 
 
@@ -173,6 +174,8 @@ def main():
     args.add_argument("--fail-at", type=float, default=3.0,
                       help="fail past this many times a goal (below goal / this for a speedup)")
     args.add_argument("--work", default=os.path.join(ROOT, "target", "guard-work"))
+    args.add_argument("--reuse-trees", action="store_true",
+                      help="keep the trees a run before wrote in --work (no cargo to write them)")
     a = args.parse_args()
     os.chdir(ROOT)  # the ratios name `specs/queen` from the root
     only = a.only.split(",")
@@ -190,7 +193,8 @@ def main():
     t27 = os.path.abspath(t27)
     built = time.perf_counter()
     guard = Guard(t27, a.work, a.fail_at)
-    guard.write_trees()
+    if not (a.reuse_trees and all(os.path.isdir(os.path.join(guard.trees, t)) for t in TREES)):
+        guard.write_trees()
     guard.passes()
     print(f"guard: {t27}, trees in {guard.trees} (build {built - started:.0f} s, "
           f"trees and checked runs {time.perf_counter() - built:.0f} s)", flush=True)
