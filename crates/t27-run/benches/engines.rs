@@ -375,31 +375,47 @@ fn replay_spec(asserts: usize) -> String {
 }
 
 /// Writes spec trees to disk for timing whole `t27` processes (`T27_BENCH_WRITE=DIR`):
-/// `DIR/compute/specs` (the full compute sweep), `DIR/replay/specs` (1,000,000 asserts) and
-/// `DIR/owner-shaped/specs` (the seeds and the generated owner-shaped modules).
+/// `DIR/owner-shaped/specs` (the seeds and the generated owner-shaped modules),
+/// `DIR/compute/specs` (the full compute sweep), `DIR/compute-eval/specs` (the sweep at a
+/// hundredth of its rounds, for the evaluator, as in the benchmark's own evaluator row) and
+/// `DIR/replay/specs` (1,000,000 asserts). `T27_BENCH_TREES=owner-shaped,compute` writes only
+/// the trees named (the CI guard needs no 39 MB replay spec); by default, all of them.
 fn write_trees(dir: &Path, dispatch: &str) {
-    let shaped = dir.join("owner-shaped");
-    for (path, text) in owner_shaped_tree() {
-        let path = shaped.join(path);
-        std::fs::create_dir_all(path.parent().expect("a folder")).expect("create the folder");
-        std::fs::write(&path, text).expect("write the spec");
+    let only = std::env::var("T27_BENCH_TREES").ok();
+    let wanted = |name: &str| {
+        only.as_deref()
+            .is_none_or(|list| list.split(',').any(|n| n.trim() == name))
+    };
+    if wanted("owner-shaped") {
+        let shaped = dir.join("owner-shaped");
+        for (path, text) in owner_shaped_tree() {
+            let path = shaped.join(path);
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("create the folder");
+            std::fs::write(&path, text).expect("write the spec");
+        }
+        println!("{}", shaped.join("specs").display());
     }
-    println!("{}", shaped.join("specs").display());
+    // Each spec is generated only when asked for: the compute sweep's expected sum is the
+    // Rust sweep's, 100 million calls, and the replay spec is 39 MB.
     let rounds = 102_000;
-    let expected = sweep_rust(rounds);
-    let trees = [
-        (
-            "compute",
-            "compute.t27",
-            compute_spec(rounds, expected, false),
-        ),
-        ("replay", "replay.t27", replay_spec(1_000_000)),
+    let eval_rounds = rounds / 100;
+    let trees: [(&str, &str, &dyn Fn() -> String); 3] = [
+        ("compute", "compute.t27", &|| {
+            compute_spec(rounds, sweep_rust(rounds), false)
+        }),
+        ("compute-eval", "compute.t27", &|| {
+            compute_spec(eval_rounds, sweep_rust(eval_rounds), false)
+        }),
+        ("replay", "replay.t27", &|| replay_spec(1_000_000)),
     ];
     for (name, file, text) in trees {
+        if !wanted(name) {
+            continue;
+        }
         let specs = dir.join(name).join("specs");
         for (path, text) in [
             (specs.join("queen/dispatch.t27"), dispatch.to_string()),
-            (specs.join("bench").join(file), text),
+            (specs.join("bench").join(file), text()),
         ] {
             std::fs::create_dir_all(path.parent().expect("a folder")).expect("create the folder");
             std::fs::write(&path, text).expect("write the spec");
