@@ -7,7 +7,6 @@ mod common;
 
 use common::*;
 use std::path::Path;
-use std::process::Command;
 
 const CODES_V1: &str = "module codes;
 ; The codes are mirrored by number: a new kind takes the next code, none moves.
@@ -36,21 +35,6 @@ pub fn is_done(claim: u32) -> bool {
     return claim == C_DONE;
 }
 ";
-
-fn git(dir: &Path, args: &[&str]) {
-    let o = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t27",
-            "-c",
-            "user.email=t27@example.invalid",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(o.status.success(), "git {args:?}: {}", stderr(&o));
-}
 
 /// A repository whose `HEAD~1` has CODES_V1 and `HEAD` CODES_V2, in `specs/queen/codes.t27`.
 fn repository() -> tempfile::TempDir {

@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// Two blocks the parser does not recognise: the file has two E0100 and no block at all.
 const BAD: &str =
@@ -149,20 +149,7 @@ fn breaking_on_a_file_with_errors_exits_2() {
         "{}",
         said(&o)
     );
-    let git = |args: &[&str]| {
-        let o = Command::new("git")
-            .args([
-                "-c",
-                "user.name=t27",
-                "-c",
-                "user.email=t27@example.invalid",
-            ])
-            .args(args)
-            .current_dir(dir.path())
-            .output()
-            .expect("git runs");
-        assert!(o.status.success(), "git {args:?}: {}", stderr(&o));
-    };
+    let git = |args: &[&str]| git(dir.path(), args);
     git(&["init", "-q", "-b", "main"]);
     git(&["add", "."]);
     git(&["commit", "-q", "-m", "bad"]);

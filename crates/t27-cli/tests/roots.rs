@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 const A: &str = "module A;
 pub const X : u32 = 3;
@@ -29,21 +29,6 @@ const B_OLD: &str = "module B;
 use queen::a::X;
 pub const Y : u32 = X + 2;
 ";
-
-fn git(dir: &Path, args: &[&str]) {
-    let o = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t27",
-            "-c",
-            "user.email=t27@example.invalid",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(o.status.success(), "git {args:?}: {}", stderr(&o));
-}
 
 /// `top/specs/queen/{a,b}.t27`, a git repository whose `HEAD` has the earlier `b.t27`, a copy
 /// `old` of the top folder with it too, and a link `top/link` to `specs/queen`.

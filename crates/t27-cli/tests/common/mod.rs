@@ -1,4 +1,5 @@
-//! What the CLI's test files share: running the binary in a folder, and reading what it said.
+//! What the CLI's test files share: running the binary (and git) in a folder, and reading what
+//! it said.
 #![allow(dead_code)]
 
 use std::path::Path;
@@ -19,4 +20,20 @@ pub fn stdout(o: &Output) -> String {
 
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `git ARGS` run in `dir` with a fixed author; the test fails if git does.
+pub fn git(dir: &Path, args: &[&str]) {
+    let o = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t27",
+            "-c",
+            "user.email=t27@example.invalid",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(o.status.success(), "git {args:?}: {}", stderr(&o));
 }
