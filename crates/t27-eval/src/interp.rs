@@ -1,6 +1,7 @@
 //! The interpreter proper.
 
-use crate::ops::{binary_values, cast, compare, compare_ints, fit};
+use crate::fast::{Fast, Vars};
+use crate::ops::{binary_values, cast, compare, fit};
 use crate::value::Rt;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -12,15 +13,20 @@ use t27_ir::*;
 /// Why a block stopped before its end.
 pub(crate) enum Stop {
     Trap(TrapKind, Span),
-    Fail {
-        assert: Span,
-        left: Option<Shown>,
-        right: Option<Shown>,
-    },
+    /// Boxed: every statement and expression returns a `Run`, which stays small this way
+    /// (a false assert happens once a block).
+    Fail(Box<Failed>),
     Timeout,
     /// The block ran past the budget it was given, or was told to stop
     /// (`Machine::run_block_watched`).
     OverBudget,
+}
+
+/// A false assert and the values of its comparison.
+pub(crate) struct Failed {
+    assert: Span,
+    left: Option<Shown>,
+    right: Option<Shown>,
 }
 
 /// How a statement hands control on.
@@ -77,14 +83,10 @@ fn outcome_of(ended: Run<Flow>) -> Outcome {
 fn stopped(s: Stop) -> Outcome {
     match s {
         Stop::Trap(kind, span) => Outcome::Trap { kind, span },
-        Stop::Fail {
-            assert,
-            left,
-            right,
-        } => Outcome::Fail {
-            assert,
-            left,
-            right,
+        Stop::Fail(failed) => Outcome::Fail {
+            assert: failed.assert,
+            left: failed.left,
+            right: failed.right,
         },
         Stop::Timeout | Stop::OverBudget => Outcome::Timeout,
     }
@@ -261,6 +263,30 @@ impl<'p> Machine<'p> {
         rest.checked_sub(1).ok_or(Stop::OverBudget)
     }
 
+    /// What the fast path (`fast.rs`) reads variables from.
+    fn vars<'a>(&'a self, frame: &'a [Rt]) -> Vars<'a> {
+        Vars {
+            consts: &self.consts,
+            globals: &self.globals,
+            frame,
+        }
+    }
+
+    /// A condition: comparisons of fast integers (and `and`/`or` of them) decided without
+    /// building values, anything else through `eval`.
+    fn cond(&mut self, frame: &mut Vec<Rt>, e: &Expr) -> Run<bool> {
+        match &e.kind {
+            ExprKind::Binary(BinOp::And, l, r) => Ok(self.cond(frame, l)? && self.cond(frame, r)?),
+            ExprKind::Binary(BinOp::Or, l, r) => Ok(self.cond(frame, l)? || self.cond(frame, r)?),
+            ExprKind::Binary(op, l, r) => match self.vars(frame).compare(*op, l, r) {
+                Some(Ok(holds)) => Ok(holds),
+                Some(Err(Fast::Trap(kind, span))) => trap(kind, span),
+                _ => Ok(self.eval(frame, e)?.bool()),
+            },
+            _ => Ok(self.eval(frame, e)?.bool()),
+        }
+    }
+
     fn block(&mut self, frame: &mut Vec<Rt>, b: &Block) -> Run<Flow> {
         for s in &b.stmts {
             match self.stmt(frame, s)? {
@@ -293,7 +319,7 @@ impl<'p> Machine<'p> {
                 then,
                 otherwise,
             } => {
-                let b = if self.eval(frame, cond)?.bool() {
+                let b = if self.cond(frame, cond)? {
                     then
                 } else {
                     otherwise
@@ -302,7 +328,7 @@ impl<'p> Machine<'p> {
             }
             StmtKind::While { cond, body, step } => loop {
                 self.tick()?;
-                if !self.eval(frame, cond)?.bool() {
+                if !self.cond(frame, cond)? {
                     break;
                 }
                 match self.block(frame, body)? {
@@ -344,28 +370,30 @@ impl<'p> Machine<'p> {
         if let ExprKind::Binary(op, l, r) = &cond.kind
             && op.is_comparison()
         {
-            if compare_ints(&self.consts, frame, *op, l, r) == Some(true) {
-                return Ok(());
+            match self.vars(frame).compare(*op, l, r) {
+                Some(Ok(true)) => return Ok(()),
+                Some(Err(Fast::Trap(kind, span))) => return trap(kind, span),
+                _ => {}
             }
             let a = self.eval(frame, l)?;
             let b = self.eval(frame, r)?;
             if compare(*op, &a, &b) {
                 return Ok(());
             }
-            return Err(Stop::Fail {
+            return Err(Stop::Fail(Box::new(Failed {
                 assert: span,
                 left: Some(a.shown()),
                 right: Some(b.shown()),
-            });
+            })));
         }
         if self.eval(frame, cond)?.bool() {
             Ok(())
         } else {
-            Err(Stop::Fail {
+            Err(Stop::Fail(Box::new(Failed {
                 assert: span,
                 left: None,
                 right: None,
-            })
+            })))
         }
     }
 
@@ -376,6 +404,48 @@ impl<'p> Machine<'p> {
         op: Option<BinOp>,
         value: &Expr,
     ) -> Run<()> {
+        // A plain variable that holds no view (`i += 1`): the value, then the store, without
+        // the walk of a path. The slot is looked at after the value is computed, as `store`
+        // does (the value may be a call that sets it).
+        let plain = match place.kind {
+            ExprKind::Local(id) => Some(Root::Local(id)),
+            ExprKind::Global(id) => Some(Root::Global(id)),
+            _ => None,
+        };
+        if let Some(root) = plain {
+            let v = match self.vars(frame).int(value) {
+                Fast::Int(v) => Rt::Int(v),
+                Fast::Trap(kind, span) => return trap(kind, span),
+                Fast::Slow => self.eval(frame, value)?,
+            };
+            let slot = match root {
+                Root::Local(id) => &mut frame[id.index()],
+                Root::Global(id) => &mut self.globals[id.index()],
+            };
+            if !matches!(slot, Rt::Shared(_)) {
+                *slot = match (op, &*slot) {
+                    (None, _) => v,
+                    (Some(op), Rt::Int(x)) => match v {
+                        Rt::Int(y) => match crate::ops::int_binary(op, *x, y, &place.ty) {
+                            Ok(r) => Rt::Int(r),
+                            Err(kind) => return trap(kind, place.span),
+                        },
+                        v => binary_values(op, slot.clone(), v, &place.ty, place.span)?,
+                    },
+                    (Some(op), _) => binary_values(op, slot.clone(), v, &place.ty, place.span)?,
+                };
+                return Ok(());
+            }
+            return store(slot, &[], &mut |target| {
+                *target = match op {
+                    None => v.clone(),
+                    Some(op) => {
+                        binary_values(op, target.clone(), v.clone(), &place.ty, place.span)?
+                    }
+                };
+                Ok(())
+            });
+        }
         // Order: the indexes of the place (outermost first), then the value, then the store.
         let mut path = Vec::new();
         let root = self.place_path(frame, place, &mut path)?;
@@ -517,8 +587,19 @@ impl<'p> Machine<'p> {
                 Rt::Bool(self.eval(frame, l)?.bool() || self.eval(frame, r)?.bool())
             }
             ExprKind::Binary(op, l, r) => {
-                if let Some(holds) = compare_ints(&self.consts, frame, *op, l, r) {
-                    return Ok(Rt::Bool(holds));
+                let fast = if op.is_comparison() {
+                    match self.vars(frame).compare(*op, l, r) {
+                        Some(Ok(holds)) => return Ok(Rt::Bool(holds)),
+                        Some(Err(fast)) => fast,
+                        None => Fast::Slow,
+                    }
+                } else {
+                    self.vars(frame).int(e)
+                };
+                match fast {
+                    Fast::Int(v) => return Ok(Rt::Int(v)),
+                    Fast::Trap(kind, span) => return trap(kind, span),
+                    Fast::Slow => {}
                 }
                 let a = self.eval(frame, l)?;
                 let b = self.eval(frame, r)?;

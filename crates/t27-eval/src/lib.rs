@@ -7,6 +7,7 @@
 
 #![deny(clippy::unwrap_used)]
 
+mod fast;
 mod interp;
 mod ops;
 mod value;

@@ -1,53 +1,14 @@
-//! The evaluator's operators on run-time values: integer fitting, comparisons (with the fast
-//! path for two plain integers), arithmetic and casts.
+//! The evaluator's operators on run-time values: integer fitting, comparisons, arithmetic
+//! and casts.
 
 use crate::interp::{Run, trap};
 use crate::value::Rt;
 use t27_diag::Span;
 use t27_ir::*;
 
-/// A comparison of two integers each read without work (a local, a constant, a literal),
-/// decided without building and dropping run-time values: the guards of a decision
-/// function are mostly these. `None` for anything else.
-pub(crate) fn compare_ints(
-    consts: &[Rt],
-    frame: &[Rt],
-    op: BinOp,
-    l: &Expr,
-    r: &Expr,
-) -> Option<bool> {
-    let int = |e: &Expr| match &e.kind {
-        ExprKind::Local(id) => match frame.get(id.index())? {
-            Rt::Int(v) => Some(*v),
-            _ => None,
-        },
-        ExprKind::Const(id) => match consts.get(id.index())? {
-            Rt::Int(v) => Some(*v),
-            _ => None,
-        },
-        ExprKind::Lit(Value::Int(v)) => i128::try_from(v).ok(),
-        _ => None,
-    };
-    if !op.is_comparison() {
-        return None;
-    }
-    let (a, b) = (int(l)?, int(r)?);
-    op.compare(&a, &b)
-}
-
 /// Checks that `v` fits the integer type `ty`, trapping with `kind` otherwise.
 pub(crate) fn fit(v: i128, ty: &Ty, kind: TrapKind, span: Span) -> Run<i128> {
-    match ty {
-        Ty::Int(t) => {
-            let (min, max) = bounds(*t);
-            if v < min || v > max {
-                trap(kind, span)
-            } else {
-                Ok(v)
-            }
-        }
-        _ => Ok(v),
-    }
+    fit_kind(v, ty, kind).or_else(|kind| trap(kind, span))
 }
 
 pub(crate) fn bounds(t: IntTy) -> (i128, i128) {
@@ -88,32 +49,51 @@ pub(crate) fn binary_values(op: BinOp, a: Rt, b: Rt, ty: &Ty, span: Span) -> Run
             BinOp::Rem => x % y,
             _ => x,
         })),
-        (Rt::Int(x), Rt::Int(y)) => {
-            let r = match op {
-                BinOp::Add => x.checked_add(y),
-                BinOp::Sub => x.checked_sub(y),
-                BinOp::Mul => x.checked_mul(y),
-                BinOp::Div | BinOp::Rem if y == 0 => return trap(TrapKind::DivisionByZero, span),
-                BinOp::Div => x.checked_div(y),
-                BinOp::Rem => x.checked_rem(y),
-                BinOp::BitAnd => Some(x & y),
-                BinOp::BitOr => Some(x | y),
-                BinOp::BitXor => Some(x ^ y),
-                BinOp::Shl | BinOp::Shr => {
-                    let bits = ty.int().map_or(64, |t| t.bits()) as i128;
-                    if y < 0 || y >= bits {
-                        return trap(TrapKind::ShiftTooWide, span);
-                    }
-                    Some(if op == BinOp::Shl { x << y } else { x >> y })
-                }
-                _ => Some(x),
-            };
-            match r {
-                Some(v) => Ok(Rt::Int(fit(v, ty, TrapKind::Overflow, span)?)),
-                None => trap(TrapKind::Overflow, span),
-            }
-        }
+        (Rt::Int(x), Rt::Int(y)) => match int_binary(op, x, y, ty) {
+            Ok(v) => Ok(Rt::Int(v)),
+            Err(kind) => trap(kind, span),
+        },
         (a, _) => Ok(a),
+    }
+}
+
+/// An arithmetic, bitwise or shift operator on two integers of type `ty` (for shifts, the
+/// left operand's type), or the trap it makes: the one definition both the slow path
+/// (`binary_values`) and the fast path (`fast.rs`) use.
+pub(crate) fn int_binary(op: BinOp, x: i128, y: i128, ty: &Ty) -> Result<i128, TrapKind> {
+    let r = match op {
+        BinOp::Add => x.checked_add(y),
+        BinOp::Sub => x.checked_sub(y),
+        BinOp::Mul => x.checked_mul(y),
+        BinOp::Div | BinOp::Rem if y == 0 => return Err(TrapKind::DivisionByZero),
+        BinOp::Div => x.checked_div(y),
+        BinOp::Rem => x.checked_rem(y),
+        BinOp::BitAnd => Some(x & y),
+        BinOp::BitOr => Some(x | y),
+        BinOp::BitXor => Some(x ^ y),
+        BinOp::Shl | BinOp::Shr => {
+            let bits = ty.int().map_or(64, |t| t.bits()) as i128;
+            if y < 0 || y >= bits {
+                return Err(TrapKind::ShiftTooWide);
+            }
+            Some(if op == BinOp::Shl { x << y } else { x >> y })
+        }
+        _ => Some(x),
+    };
+    match r {
+        Some(v) => fit_kind(v, ty, TrapKind::Overflow),
+        None => Err(TrapKind::Overflow),
+    }
+}
+
+/// `fit` without a span: the trap kind alone.
+pub(crate) fn fit_kind(v: i128, ty: &Ty, kind: TrapKind) -> Result<i128, TrapKind> {
+    match ty {
+        Ty::Int(t) => {
+            let (min, max) = bounds(*t);
+            if v < min || v > max { Err(kind) } else { Ok(v) }
+        }
+        _ => Ok(v),
     }
 }
 
