@@ -119,14 +119,18 @@ class Guard:
         self.verdict("rust mirror/ifs", "seeds", ratio_line(out, "mirror/ifs"), 1.2, detail)
 
     def whole(self):
-        """`t27 test` against `t27 check` (the seeds, the owner-like tree), against
+        """`t27 test` against `t27 check` (the seeds, the owner-like and owner-shaped trees), against
         `--engine eval` (the owner-shaped tree) and the default engine against `--engine jit`
         (the compute sweep): whole processes, paired (whole_process.py's runs)."""
         t27, paired = self.t27, whole_process.paired
         owner = f"{self.trees}/owner/specs"
         shaped = f"{self.trees}/owner-shaped/specs"
         compute = f"{self.trees}/compute/specs/bench/compute.t27"
-        for tree, specs, runs in [("seeds", "specs/queen", 30), ("owner-like", owner, 20)]:
+        # The owner-shaped tree's test/check goal is not met yet (2.3x; BENCHMARKS.md "The
+        # evaluator's byte loops"): guarded at the same threshold, it keeps what was won (11.7x
+        # before the tiered engine's new policy) from coming back.
+        for tree, specs, runs in [("seeds", "specs/queen", 30), ("owner-like", owner, 20),
+                                  ("owner-shaped", shaped, 10)]:
             t, c, r = paired([t27, "test", specs], [t27, "check", specs], runs)
             self.verdict("test/check", tree, r, 1.5, f"test {t:.2f} ms, check {c:.2f} ms")
         t, e, r = paired([t27, "test", shaped], [t27, "test", "--engine", "eval", shaped], 10)
