@@ -273,15 +273,8 @@ fn fn_type(cx: &mut Cx, f: FnId) -> Result<u32, String> {
 }
 
 fn function(cx: &mut Cx, f: FnId) -> Result<Function, String> {
-    let p = cx.p;
-    let func = &p.functions[f.index()];
-    let mut em = FnEmit::new(
-        cx,
-        func.decl.module,
-        &func.body,
-        func.params.len(),
-        func.ret.clone(),
-    )?;
+    let func = &cx.p.functions[f.index()];
+    let mut em = emitter_of(cx, f)?;
     if func.decl.is_pub {
         argument_checks(&mut em, func)?;
     }
@@ -293,12 +286,31 @@ fn function(cx: &mut Cx, f: FnId) -> Result<Function, String> {
     Ok(em.finish())
 }
 
-fn block_function(cx: &mut Cx, m: ModuleId, body: &Body) -> Result<Function, String> {
-    let mut em = FnEmit::new(cx, m, body, 0, Ty::Void)?;
+/// The emitter of spec function `f`'s body: its module, locals, parameters and result.
+fn emitter_of<'c, 'p>(cx: &'c mut Cx<'p>, f: FnId) -> Result<FnEmit<'c, 'p>, String> {
+    let p = cx.p;
+    let func = &p.functions[f.index()];
+    FnEmit::new(
+        cx,
+        func.decl.module,
+        &func.body,
+        func.params.len(),
+        func.ret.clone(),
+    )
+}
+
+/// A host's entry (a block, an exported wrapper) starts at call depth 0 with the stack pointer
+/// where the card built it, whatever a trap of an earlier call left them at.
+fn start_afresh(em: &mut FnEmit) {
     em.reset_sp = true;
-    // Each block starts at depth 0, as on the engines (and after a trap left it deeper).
     em.code.push(I::I32Const(0));
     em.code.push(I::GlobalSet(G_DEPTH));
+}
+
+fn block_function(cx: &mut Cx, m: ModuleId, body: &Body) -> Result<Function, String> {
+    let mut em = FnEmit::new(cx, m, body, 0, Ty::Void)?;
+    // Each block starts at depth 0, as on the engines (and after a trap left it deeper).
+    start_afresh(&mut em);
     em.block(&body.block)?;
     Ok(em.finish())
 }
@@ -307,22 +319,13 @@ fn block_function(cx: &mut Cx, m: ModuleId, body: &Body) -> Result<Function, Str
 /// the call depth (and stack pointer) reset, as a trap may have left them, then the call.
 /// A leaf of a card without a stack is exported as itself.
 fn wrapper(cx: &mut Cx, f: FnId) -> Result<Option<Function>, String> {
-    let p = cx.p;
-    let func = &p.functions[f.index()];
+    let func = &cx.p.functions[f.index()];
     let index = cx.fn_index[&f];
     if cx.leaf[f.index()] && cx.sp.is_none() {
         return Ok(None);
     }
-    let mut em = FnEmit::new(
-        cx,
-        func.decl.module,
-        &func.body,
-        func.params.len(),
-        func.ret.clone(),
-    )?;
-    em.reset_sp = true;
-    em.code.push(I::I32Const(0));
-    em.code.push(I::GlobalSet(G_DEPTH));
+    let mut em = emitter_of(cx, f)?;
+    start_afresh(&mut em);
     let mut at = 0;
     for l in &func.params {
         at += Repr::of(&func.body.locals[l.index()].ty)?.vals().len() as u32;
