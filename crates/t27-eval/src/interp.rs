@@ -404,63 +404,58 @@ impl<'p> Machine<'p> {
         op: Option<BinOp>,
         value: &Expr,
     ) -> Run<()> {
-        // A plain variable that holds no view (`i += 1`): the value, then the store, without
-        // the walk of a path. The slot is looked at after the value is computed, as `store`
-        // does (the value may be a call that sets it).
-        let plain = match place.kind {
-            ExprKind::Local(id) => Some(Root::Local(id)),
-            ExprKind::Global(id) => Some(Root::Global(id)),
-            _ => None,
-        };
-        if let Some(root) = plain {
-            let v = match self.vars(frame).int(value) {
-                Fast::Int(v) => Rt::Int(v),
-                Fast::Trap(kind, span) => return trap(kind, span),
-                Fast::Slow => self.eval(frame, value)?,
-            };
-            let slot = match root {
-                Root::Local(id) => &mut frame[id.index()],
-                Root::Global(id) => &mut self.globals[id.index()],
-            };
-            if !matches!(slot, Rt::Shared(_)) {
-                *slot = match (op, &*slot) {
-                    (None, _) => v,
-                    (Some(op), Rt::Int(x)) => match v {
-                        Rt::Int(y) => match crate::ops::int_binary(op, *x, y, &place.ty) {
-                            Ok(r) => Rt::Int(r),
-                            Err(kind) => return trap(kind, place.span),
-                        },
-                        v => binary_values(op, slot.clone(), v, &place.ty, place.span)?,
-                    },
-                    (Some(op), _) => binary_values(op, slot.clone(), v, &place.ty, place.span)?,
-                };
-                return Ok(());
-            }
-            return store(slot, &[], &mut |target| {
-                *target = match op {
-                    None => v.clone(),
-                    Some(op) => {
-                        binary_values(op, target.clone(), v.clone(), &place.ty, place.span)?
-                    }
-                };
-                Ok(())
-            });
-        }
-        // Order: the indexes of the place (outermost first), then the value, then the store.
+        // Zig's order: the place (its indexes, outermost first, each checked), then for a
+        // compound assignment the target's current value, then the value, then the store.
+        // So `hits += bump()` adds to what `hits` held before `bump` ran.
         let mut path = Vec::new();
-        let root = self.place_path(frame, place, &mut path)?;
-        let v = self.eval(frame, value)?;
+        let root = match place.kind {
+            // A plain variable (`i += 1`): no walk of a path.
+            ExprKind::Local(id) => Root::Local(id),
+            ExprKind::Global(id) => Root::Global(id),
+            _ => self.place_path(frame, place, &mut path)?,
+        };
+        let old = match op {
+            Some(_) => Some(load_at(self.root_slot(frame, &root), &path)),
+            None => None,
+        };
+        let v = match self.vars(frame).int(value) {
+            Fast::Int(v) => Rt::Int(v),
+            Fast::Trap(kind, span) => return trap(kind, span),
+            Fast::Slow => self.eval(frame, value)?,
+        };
+        let new = match (op, old) {
+            (Some(op), Some(Rt::Int(x))) => match v {
+                Rt::Int(y) => match crate::ops::int_binary(op, x, y, &place.ty) {
+                    Ok(r) => Rt::Int(r),
+                    Err(kind) => return trap(kind, place.span),
+                },
+                v => binary_values(op, Rt::Int(x), v, &place.ty, place.span)?,
+            },
+            (Some(op), Some(old)) => binary_values(op, old, v, &place.ty, place.span)?,
+            _ => v,
+        };
         let slot = match root {
             Root::Local(id) => &mut frame[id.index()],
             Root::Global(id) => &mut self.globals[id.index()],
         };
+        if path.is_empty() && !matches!(slot, Rt::Shared(_)) {
+            *slot = new;
+            return Ok(());
+        }
+        let mut new = Some(new);
         store(slot, &path, &mut |target| {
-            *target = match op {
-                None => v.clone(),
-                Some(op) => binary_values(op, target.clone(), v.clone(), &place.ty, place.span)?,
-            };
+            if let Some(new) = new.take() {
+                *target = new;
+            }
             Ok(())
         })
+    }
+
+    fn root_slot<'a>(&'a self, frame: &'a [Rt], root: &Root) -> &'a Rt {
+        match root {
+            Root::Local(id) => &frame[id.index()],
+            Root::Global(id) => &self.globals[id.index()],
+        }
     }
 
     /// Resolves a place to its root variable and the element indexes below it, checking
@@ -714,6 +709,18 @@ fn store(slot: &mut Rt, path: &[usize], f: &mut dyn FnMut(&mut Rt) -> Run<()>) -
             None => Ok(()),
         },
         _ => Ok(()),
+    }
+}
+
+/// The value at `path` below `slot`, through the cells of views.
+fn load_at(slot: &Rt, path: &[usize]) -> Rt {
+    match slot {
+        Rt::Shared(cell) => load_at(&cell.borrow(), path),
+        _ if path.is_empty() => slot.clone(),
+        Rt::Agg(items) => items
+            .get(path[0])
+            .map_or(Rt::Unit, |item| load_at(item, &path[1..])),
+        _ => Rt::Unit,
     }
 }
 

@@ -196,6 +196,12 @@ impl Body {
 }
 
 impl Expr {
+    /// Whether the expression calls any function: the only way an expression can change a
+    /// variable (a module `var`, or the bytes behind a view) before it ends.
+    pub fn makes_calls(&self) -> bool {
+        expr_calls(self, &mut |_| true)
+    }
+
     /// Every declaration the expression refers to, as [`Body::for_each_reference`].
     pub fn for_each_reference(&self, f: &mut impl FnMut(ItemRef)) {
         match &self.kind {

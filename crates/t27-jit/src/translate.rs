@@ -453,14 +453,15 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
                 }
             }
             StmtKind::Assign { place, op, value } => {
+                // Zig's order: the place, the target's current value (compound), the value.
                 let target = self.place(place);
+                let cur = op.map(|_| self.read_place(&target, &place.ty));
                 let v = self.expr(value);
-                let v = match op {
-                    None => v,
-                    Some(op) => {
-                        let cur = self.read_place(&target, &place.ty);
+                let v = match (op, cur) {
+                    (Some(op), Some(cur)) => {
                         self.binary_values(*op, cur, v, &place.ty, &value.ty, place.span)
                     }
+                    _ => v,
                 };
                 self.write_place(target, v, &place.ty);
             }

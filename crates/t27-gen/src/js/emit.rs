@@ -472,14 +472,22 @@ impl<'a> Emitter<'a> {
             self.line(&format!("{target} = {v};"));
             return;
         };
-        // `place op= value`: the indexes first, then the value, then the place is read.
+        // `place op= value` in Zig's order: the indexes, the place's current value, then the
+        // value. A value that calls may change the place (its change is then overwritten, as
+        // in Zig), so the place is read into `$o` first; one that calls nothing cannot.
         self.line("{");
         self.indent += 1;
         let mut temps = 0;
         let target = self.place_with_temps(place, &mut temps);
+        let old = if value.makes_calls() {
+            self.line(&format!("const $o = {target};"));
+            "$o".to_string()
+        } else {
+            target.clone()
+        };
         let v = self.expr(value);
         self.line(&format!("const $v = {v};"));
-        let result = self.arith(op, &place.ty, &target, "$v", place.span);
+        let result = self.arith(op, &place.ty, &old, "$v", place.span);
         self.line(&format!("{target} = {result};"));
         self.indent -= 1;
         self.line("}");

@@ -378,36 +378,51 @@ impl<'a> Emitter<'a> {
         self.line(&format!("if !({c}) {{ t27_rt::fail({at}, None); }}"));
     }
 
-    /// A store: the place's indexes first (outermost first), then the value, then the store,
-    /// reading the place again for `op=`.
+    /// A store in Zig's order: the place's indexes (outermost first), then for `op=` the
+    /// place's current value, then the value, then the store.
     fn assign(&mut self, place: &Expr, op: Option<BinOp>, value: &Expr) {
         self.line("{");
         self.indent += 1;
         let (root, path) = self.place_path(place);
+        let through_view =
+            matches!(&place.kind, ExprKind::Index(base, _) if base.ty == Ty::MutSlice);
+        let target = |root: &str| format!("{root}{path}");
+        // Only numbers take `op=`, so the current value is a copy. A value that calls nothing
+        // cannot change the place, which is then read where it is combined.
+        let old = op.filter(|_| value.makes_calls()).map(|_| {
+            let read = match &root {
+                Root::Local(name) if through_view => format!("{}.get()", target(name)),
+                Root::Local(name) => target(name),
+                Root::Global(g) => format!("G{g}.with_borrow(|__g| {})", target("(*__g)")),
+            };
+            let ot = self.temp("o");
+            self.line(&format!("let {ot} = {read};"));
+            ot
+        });
         let v = self.expr(value);
         let vt = self.temp("v");
         self.line(&format!("let {vt} = {v};"));
-        let target = |root: &str| format!("{root}{path}");
-        let store = |me: &mut Self, target: &str| match op {
-            None => vt.clone(),
-            Some(op) => me.arith(op, &place.ty, target, &vt, place.span),
+        let result = match (op, old) {
+            (Some(op), Some(old)) => self.arith(op, &place.ty, &old, &vt, place.span),
+            (Some(op), None) => {
+                let read = match &root {
+                    Root::Local(name) if through_view => format!("{}.get()", target(name)),
+                    Root::Local(name) => target(name),
+                    Root::Global(_) => target("(*__g)"),
+                };
+                self.arith(op, &place.ty, &read, &vt, place.span)
+            }
+            (None, _) => vt.clone(),
         };
-        let through_view =
-            matches!(&place.kind, ExprKind::Index(base, _) if base.ty == Ty::MutSlice);
         match root {
             Root::Local(name) if through_view => {
-                let t = target(&name);
-                let result = store(self, &format!("{t}.get()"));
-                self.line(&format!("{t}.set({result});"));
+                self.line(&format!("{}.set({result});", target(&name)));
             }
             Root::Local(name) => {
-                let t = target(&name);
-                let result = store(self, &t);
-                self.line(&format!("{t} = {result};"));
+                self.line(&format!("{} = {result};", target(&name)));
             }
             Root::Global(g) => {
                 let t = target("(*__g)");
-                let result = store(self, &t);
                 self.line(&format!("G{g}.with_borrow_mut(|__g| {t} = {result});"));
             }
         }
