@@ -401,7 +401,7 @@ fn host_usage() -> Result<(), Failed> {
 
 /// `t27 gen rust --tests`: the blocks as `#[test]`s of the mirror, which `rustc --test -D
 /// warnings` compiles; the seeds' and the good specs' all pass, and a spec with failing blocks
-/// fails (its module `var`s carry over, so its blocks are one test, in order).
+/// fails (every block a `#[test]`, each from the declared module `var`s).
 fn rust_tests(spec: &'static str, passes: bool) -> Result<(), Failed> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let out = dir.path().join("gen");

@@ -39,12 +39,17 @@ enum Flow {
 
 pub(crate) type Run<T> = Result<T, Stop>;
 
-/// Runs the blocks of one module. Module `var`s start at their initial values when the
-/// machine is made and are shared by the blocks run on it, in order.
+/// Runs blocks and calls functions. Module `var`s start at their declared values when the
+/// machine is made; a block's writes stay until [`Machine::reset_globals`], which the runner
+/// calls before every block (LANGUAGE.md 17.1).
 pub struct Machine<'p> {
     p: &'p Program,
     consts: Vec<Rt>,
     globals: Vec<Rt>,
+    /// The module `var`s' declared values, converted at the first reset that needs them.
+    initial_globals: Option<Vec<Rt>>,
+    /// Whether a module `var` was written (or lent as a view) since the last reset.
+    globals_dirty: bool,
     depth: u32,
     /// Per function: whether it calls none, so that calling it cannot nest deeper.
     leaf: Vec<bool>,
@@ -115,6 +120,8 @@ impl<'p> Machine<'p> {
             p,
             consts,
             globals,
+            initial_globals: None,
+            globals_dirty: false,
             depth: 0,
             leaf: p
                 .functions
@@ -141,33 +148,21 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// Sets every module `var` to its initial value: the start of a module run.
+    /// Sets every module `var` to its declared value: the start of every block (LANGUAGE.md
+    /// 17.1). The values are converted once, then copied.
     pub fn reset_globals(&mut self) {
+        if !std::mem::take(&mut self.globals_dirty) {
+            return;
+        }
         let p = self.p;
-        for (slot, g) in self.globals.iter_mut().zip(&p.globals) {
-            *slot = initial(g, p);
-        }
-    }
-
-    /// The module `var`s as they are now (what a block after this one starts from).
-    pub fn globals(&self) -> Vec<Value> {
-        self.p
-            .globals
-            .iter()
-            .zip(&self.globals)
-            .map(|(g, v)| v.to_value(&g.ty, self.p))
-            .collect()
-    }
-
-    /// Sets the module `var`s (to what another engine left them at).
-    pub fn set_globals(&mut self, values: &[Value]) {
-        for (slot, v) in self.globals.iter_mut().zip(values) {
-            *slot = Rt::from_value(v);
-        }
+        let initial = self
+            .initial_globals
+            .get_or_insert_with(|| p.globals.iter().map(|g| initial(g, p)).collect());
+        self.globals.clone_from(initial);
     }
 
     /// Runs a block as [`Machine::run_block`] does, but gives up once it has made `budget`
-    /// loop turns and calls: `None` then, with the module `var`s as they were before it.
+    /// loop turns and calls: `None` then.
     pub fn run_block_within(&mut self, body: &Body, budget: u64) -> Option<Outcome> {
         self.run_block_watched(
             body,
@@ -180,12 +175,10 @@ impl<'p> Machine<'p> {
     }
 
     /// Runs a block as [`Machine::run_block_within`] does, calling the mark's function once
-    /// the block has made its number of loop turns and calls, and stopping (`None`, the
-    /// module `var`s as they were) when `switch` is raised: the tiered runner starts native
-    /// code at the mark, and raises `switch` when it is ready.
+    /// the block has made its number of loop turns and calls, and stopping (`None`) when
+    /// `switch` is raised: the tiered runner starts native code at the mark, and raises
+    /// `switch` when it is ready.
     pub fn run_block_watched(&mut self, body: &Body, watch: Watch<'p>) -> Option<Outcome> {
-        let before = (!self.globals.is_empty())
-            .then(|| self.globals.iter().map(Rt::snapshot).collect::<Vec<Rt>>());
         match watch.mark {
             Some((mark, f)) if mark < watch.budget => {
                 self.budget = mark;
@@ -199,18 +192,14 @@ impl<'p> Machine<'p> {
         self.at_mark = None;
         self.switch = None;
         match outcome {
-            Err(Stop::OverBudget) => {
-                if let Some(before) = before {
-                    self.globals = before;
-                }
-                None
-            }
+            Err(Stop::OverBudget) => None,
             other => Some(outcome_of(other)),
         }
     }
 
     /// Runs one test or invariant block (its body, as `t27_check::BlockLowerer` lowers it) to
-    /// its end, its first false assert, a trap, or the interrupt.
+    /// its end, its first false assert, a trap, or the interrupt, from the module `var`s as
+    /// they are ([`Machine::reset_globals`] sets them to their declared values).
     pub fn run_block(&mut self, body: &Body) -> Outcome {
         outcome_of(self.run(body))
     }
@@ -436,7 +425,10 @@ impl<'p> Machine<'p> {
         };
         let slot = match root {
             Root::Local(id) => &mut frame[id.index()],
-            Root::Global(id) => &mut self.globals[id.index()],
+            Root::Global(id) => {
+                self.globals_dirty = true;
+                &mut self.globals[id.index()]
+            }
         };
         if path.is_empty() && !matches!(slot, Rt::Shared(_)) {
             *slot = new;
@@ -556,7 +548,10 @@ impl<'p> Machine<'p> {
                 let root = self.place_path(frame, place, &mut path)?;
                 let slot = match root {
                     Root::Local(id) => &mut frame[id.index()],
-                    Root::Global(id) => &mut self.globals[id.index()],
+                    Root::Global(id) => {
+                        self.globals_dirty = true;
+                        &mut self.globals[id.index()]
+                    }
                 };
                 share(slot, &path)
             }

@@ -1,6 +1,7 @@
-//! The engines of one run: the evaluator, native code, and the tiered choice between them,
-//! with the module `var`s carried from one to the other so that blocks see the state the
-//! blocks before them left, whichever engine ran those.
+//! The engines of one run: the evaluator, native code, and the tiered choice between them.
+//! Every block starts from the declared values of every module `var` (LANGUAGE.md 17.1, the
+//! owner's rule: the reference gives each block a process of its own), so nothing passes
+//! from one block, or one engine, to the next.
 //!
 //! The tiered engine starts every block on the evaluator. A block that can run long (its
 //! bound, `estimate.rs`, is past its mark) is watched: once the evaluator has made the mark's
@@ -20,15 +21,6 @@ use t27_eval::{Machine, Watch};
 use t27_ir::{Body, Outcome, Program, TestId};
 use t27_jit::{JitError, JitProgram, NativeCode};
 
-/// Which engine holds the module `var`s as the last block left them.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Holder {
-    /// Both are at their initial values (a module's first block).
-    Both,
-    Eval,
-    Jit,
-}
-
 pub struct Engines<'a> {
     p: &'a Program,
     /// The same program, for the native thread; `None` where there is none to share (mutation
@@ -45,7 +37,6 @@ pub struct Engines<'a> {
     /// Why native code could not be built, once it could not.
     pub error: Option<String>,
     eval: Option<Machine<'a>>,
-    holder: Holder,
     estimate: Estimate<'a>,
     /// Where every compiled function and block lay, across the programs compiled.
     native_code: Vec<NativeCode>,
@@ -77,7 +68,6 @@ impl<'a> Engines<'a> {
             jit: None,
             error: None,
             eval: None,
-            holder: Holder::Both,
             estimate: Estimate::new(p),
             native_code: Vec::new(),
             answers,
@@ -97,18 +87,6 @@ impl<'a> Engines<'a> {
         self.native_code
     }
 
-    /// A module's blocks start: its `var`s are at their initial values.
-    pub fn start_module(&mut self) {
-        // One machine for the whole run: making one converts every constant of the program.
-        if let Some(eval) = &mut self.eval {
-            eval.reset_globals();
-        }
-        if let Some(jit) = &mut self.jit {
-            jit.reset_globals();
-        }
-        self.holder = Holder::Both;
-    }
-
     /// Runs a block, whose body is `body`; which engine answered, or `None` when native code
     /// it needs could not be built.
     pub fn run(&mut self, test: TestId, body: &Arc<Body>) -> Option<(Outcome, Engine)> {
@@ -124,14 +102,18 @@ impl<'a> Engines<'a> {
                 }
             },
             Engine::Jit => self.native(test),
-            Engine::Eval => Some((self.machine().run_block(body), Engine::Eval)),
+            Engine::Eval => {
+                let machine = self.machine();
+                machine.reset_globals();
+                Some((machine.run_block(body), Engine::Eval))
+            }
             Engine::Tiered { eval_budget } => self.tiered(test, body, eval_budget),
         }
     }
 
     /// The tiered engine: the evaluator, and native code built beside it (see the top).
     fn tiered(&mut self, test: TestId, body: &Arc<Body>, budget: u64) -> Option<(Outcome, Engine)> {
-        self.hand_to_eval();
+        self.machine().reset_globals();
         let bounds = self.estimate.bounds(body);
         let mark = bounds.mark.min(budget);
         let before = self.counters.as_ref().map(t27_ir::Counters::counts);
@@ -188,7 +170,7 @@ impl<'a> Engines<'a> {
         }
     }
 
-    /// Waits for a block's native code and runs it from the module `var`s the evaluator holds.
+    /// Waits for a block's native code and runs it (from the declared module `var`s).
     fn switch(&mut self, ticket: &Ticket) -> Option<(Outcome, Engine)> {
         let Some(Ok(native)) = &self.native else {
             return None;
@@ -200,14 +182,7 @@ impl<'a> Engines<'a> {
                 return None;
             }
         }
-        let globals = self.machine().globals();
-        let Some(Ok(native)) = &self.native else {
-            return None;
-        };
-        let (outcome, globals) = native.run(ticket, globals)?;
-        if !self.p.globals.is_empty() {
-            self.machine().set_globals(&globals);
-        }
+        let outcome = native.run(ticket)?;
         Some((outcome, Engine::Jit))
     }
 
@@ -259,51 +234,25 @@ impl<'a> Engines<'a> {
     }
 
     fn native(&mut self, test: TestId) -> Option<(Outcome, Engine)> {
-        self.hand_to_jit();
-        let outcome = self.jit.as_mut()?.run_block(test)?;
+        let jit = self.jit.as_mut()?;
+        jit.reset_globals();
+        let outcome = jit.run_block(test)?;
         Some((outcome, Engine::Jit))
     }
 
-    /// Compiles `blocks` into a new program, which takes over the module `var`s where the old
-    /// one left them.
+    /// Compiles `blocks` into a new program.
     fn compile(&mut self, blocks: &[(TestId, &Body)]) {
         if self.error.is_some() {
             return;
         }
         let counters = self.counters.clone();
         match JitProgram::compile_counting(self.p, blocks, Arc::clone(self.interrupt), counters) {
-            Ok(mut program) => {
-                match (&self.jit, self.holder) {
-                    (Some(old), Holder::Jit) => program.set_globals(&old.globals()),
-                    _ => program.reset_globals(),
-                }
+            Ok(program) => {
                 if let Some(old) = self.jit.replace(program) {
                     self.native_code.extend_from_slice(old.native_code());
                 }
             }
             Err(JitError(e)) => self.error = Some(format!("JIT: {e}")),
         }
-    }
-
-    /// The evaluator takes over the module `var`s from native code.
-    fn hand_to_eval(&mut self) {
-        if self.holder == Holder::Jit
-            && !self.p.globals.is_empty()
-            && let Some(values) = self.jit.as_ref().map(JitProgram::globals)
-        {
-            self.machine().set_globals(&values);
-        }
-        self.holder = Holder::Eval;
-    }
-
-    /// Native code takes over the module `var`s from the evaluator.
-    fn hand_to_jit(&mut self) {
-        if self.holder == Holder::Eval && !self.p.globals.is_empty() {
-            let values = self.machine().globals();
-            if let Some(jit) = &mut self.jit {
-                jit.set_globals(&values);
-            }
-        }
-        self.holder = Holder::Jit;
     }
 }

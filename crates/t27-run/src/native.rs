@@ -13,7 +13,7 @@ use crate::runner::ENGINE_STACK;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
-use t27_ir::{Body, Outcome, Program, TestId, Value};
+use t27_ir::{Body, Outcome, Program, TestId};
 use t27_jit::{JitProgram, NativeCode};
 
 /// One block's request for native code, shared with the engine thread.
@@ -35,8 +35,8 @@ enum Request {
         body: Arc<Body>,
         wanted: Arc<Wanted>,
     },
-    /// Runs the block last compiled (request `id`), the module `var`s set to `globals`.
-    Run { id: u64, globals: Vec<Value> },
+    /// Runs the block last compiled (request `id`), from the declared module `var`s.
+    Run { id: u64 },
 }
 
 enum Reply {
@@ -47,7 +47,6 @@ enum Reply {
     Ran {
         id: u64,
         outcome: Option<Outcome>,
-        globals: Vec<Value>,
     },
 }
 
@@ -130,18 +129,13 @@ impl Native {
         }
     }
 
-    /// Runs the code of `ticket` (which [`Native::compiled`] said was built) from `globals`:
-    /// its outcome, and the module `var`s it left.
-    pub fn run(&self, ticket: &Ticket, globals: Vec<Value>) -> Option<(Outcome, Vec<Value>)> {
+    /// Runs the code of `ticket` (which [`Native::compiled`] said was built): its outcome.
+    pub fn run(&self, ticket: &Ticket) -> Option<Outcome> {
         let id = ticket.id;
-        self.requests.send(Request::Run { id, globals }).ok()?;
+        self.requests.send(Request::Run { id }).ok()?;
         loop {
             match self.replies.recv().ok()? {
-                Reply::Ran {
-                    id: ran,
-                    outcome,
-                    globals,
-                } if ran == id => return Some((outcome?, globals)),
+                Reply::Ran { id: ran, outcome } if ran == id => return outcome,
                 _ => {}
             }
         }
@@ -188,21 +182,13 @@ fn serve(
                 };
                 Reply::Compiled { id, result }
             }
-            Request::Run { id, globals } => match &mut last {
+            Request::Run { id } => match &mut last {
                 Some((compiled, test, program)) if *compiled == id => {
-                    program.set_globals(&globals);
+                    program.reset_globals();
                     let outcome = program.run_block(*test);
-                    Reply::Ran {
-                        id,
-                        outcome,
-                        globals: program.globals(),
-                    }
+                    Reply::Ran { id, outcome }
                 }
-                _ => Reply::Ran {
-                    id,
-                    outcome: None,
-                    globals,
-                },
+                _ => Reply::Ran { id, outcome: None },
             },
         };
         if reply.send(answer).is_err() {

@@ -233,8 +233,6 @@ fn run_blocks(
     drop(runnable);
     let mut up_front = up_front.into_iter();
     for module in selected {
-        // Module `var`s start at their initial values for each module.
-        engines.start_module();
         for _ in &module.blocks {
             let next = match opts.engine {
                 Engine::Jit => up_front.next(),

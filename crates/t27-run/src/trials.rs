@@ -17,9 +17,6 @@ use t27_ir::{Body, FnId, ItemRef, ModuleId, Outcome, Program, TestId};
 pub struct Trials {
     modules: Vec<TrialModule>,
     engine: Engine,
-    /// Whether any module has a `var`: then a block's run can depend on the blocks before it,
-    /// and every block of a module a change reaches is run, in order.
-    stateful: bool,
     /// The budget of a block's run against a change: its own time unchanged times
     /// [`Trials::TIME_FACTOR`], plus this.
     pub budget: Duration,
@@ -97,7 +94,6 @@ impl Trials {
         let mut trials = Trials {
             modules,
             engine,
-            stateful: !p.globals.is_empty(),
             budget: Duration::from_millis(200),
         };
         trials.run_baseline(p, timeout);
@@ -148,7 +144,6 @@ impl Trials {
                 None,
             );
             for m in modules.iter() {
-                engines.start_module();
                 for b in &m.blocks {
                     let started = Instant::now();
                     watchdog.arm(timeout);
@@ -220,16 +215,17 @@ impl Trials {
 
     /// Runs the blocks that reach `changed` on `p`, until one does not pass.
     fn judge(&self, p: &Program, changed: FnId, watchdog: &Watchdog) -> Verdict {
+        // Every block starts from the declared module `var`s (LANGUAGE.md 17.1), so only the
+        // blocks that reach the change, and passed unchanged, need to run.
         let runs = |b: &TrialBlock| b.counts() && b.reaches[changed.index()];
+        let blocks: Vec<&TrialBlock> = self
+            .modules
+            .iter()
+            .flat_map(|m| &m.blocks)
+            .filter(|b| runs(b))
+            .collect();
         let up_front: Vec<(TestId, &Body)> = match self.engine {
-            Engine::Jit => self
-                .modules
-                .iter()
-                .filter(|m| m.blocks.iter().any(runs))
-                .flat_map(|m| &m.blocks)
-                .filter(|b| self.stateful || runs(b))
-                .map(|b| (b.test, &*b.body))
-                .collect(),
+            Engine::Jit => blocks.iter().map(|b| (b.test, &*b.body)).collect(),
             _ => Vec::new(),
         };
         let mut engines = Engines::new(
@@ -241,36 +237,21 @@ impl Trials {
             Answers::default(),
             None,
         );
-        let mut reached = false;
-        for m in self.modules.iter().filter(|m| m.blocks.iter().any(runs)) {
-            engines.start_module();
-            // With module `var`s, a block sees what the blocks before it left: all of them
-            // run, those that fail unchanged too (for what they leave; their outcome says
-            // nothing).
-            for b in m.blocks.iter().filter(|b| self.stateful || runs(b)) {
-                let budget = match (b.counts(), &b.baseline) {
-                    (true, _) => self.budget + b.took * Self::TIME_FACTOR,
-                    (false, Outcome::Timeout) => self.budget,
-                    (false, _) => self.budget + b.took,
-                };
-                watchdog.arm(budget);
-                let outcome = run_one(&mut engines, p, watchdog, b, budget);
-                watchdog.disarm();
-                if !b.counts() {
-                    continue;
-                }
-                reached = true;
-                match outcome {
-                    Outcome::Pass => {}
-                    Outcome::Timeout => return Verdict::TimedOut(b.test),
-                    Outcome::Fail { .. } | Outcome::Trap { .. } => return Verdict::Killed(b.test),
-                }
+        for b in &blocks {
+            let budget = self.budget + b.took * Self::TIME_FACTOR;
+            watchdog.arm(budget);
+            let outcome = run_one(&mut engines, p, watchdog, b, budget);
+            watchdog.disarm();
+            match outcome {
+                Outcome::Pass => {}
+                Outcome::Timeout => return Verdict::TimedOut(b.test),
+                Outcome::Fail { .. } | Outcome::Trap { .. } => return Verdict::Killed(b.test),
             }
         }
-        if reached {
-            Verdict::Survived
-        } else {
+        if blocks.is_empty() {
             Verdict::NotReached
+        } else {
+            Verdict::Survived
         }
     }
 }

@@ -144,8 +144,8 @@ pub fn card(
 }
 
 /// The test card of module `m`'s `blocks`: each block a function `b<test id>` of no
-/// parameters, run in the order given on one instance (module `var`s start at their initial
-/// values when it is made, as at the start of a module run on the engines).
+/// parameters, run in the order given on one instance, each after `t27_reset` (which sets
+/// the module `var`s to their declared values, as every block starts on the engines).
 pub fn test_card(p: &Program, m: ModuleId, blocks: &[(TestId, &Body)]) -> Result<TestCard, String> {
     let mut roots = Vec::new();
     for (_, b) in blocks {
@@ -180,6 +180,11 @@ pub fn test_card(p: &Program, m: ModuleId, blocks: &[(TestId, &Body)]) -> Result
             }
         }
     }
+    // `t27_reset`, which the runner calls before each block: every block starts from the
+    // declared module `var`s (LANGUAGE.md 17.1).
+    let reset = reset_vars(&mut cx)?;
+    exports.push(("t27_reset".to_string(), code.len() as u32));
+    code.push((cx.ty(&[], &[]), function_of(&reset)));
     let globals = [
         ("kind", G_TRAP_KIND),
         ("site", G_TRAP_SITE),
@@ -384,14 +389,7 @@ fn argument_checks(em: &mut FnEmit, func: &t27_ir::Function) -> Result<(), Strin
 
 /// `t27_trap_kind`, `t27_trap_place`, `t27_trap_place_len`, and `t27_reset`.
 fn own_functions(cx: &mut Cx, table: u32) -> Result<Vec<(&'static str, Function)>, String> {
-    let body = |ins: Vec<I<'static>>| {
-        let mut f = Function::new([]);
-        for i in &ins {
-            f.instruction(i);
-        }
-        f.instruction(&I::End);
-        f
-    };
+    let body = |ins: Vec<I<'static>>| function_of(&ins);
     let read = |offset: u64| {
         vec![
             // Before any trap, the site is 0: a place is still there when a card has one.
@@ -406,6 +404,27 @@ fn own_functions(cx: &mut Cx, table: u32) -> Result<Vec<(&'static str, Function)
             I::End,
         ]
     };
+    let reset = reset_vars(cx)?;
+    Ok(vec![
+        ("t27_trap_kind", body(vec![I::GlobalGet(G_TRAP_KIND)])),
+        ("t27_trap_place", body(read(0))),
+        ("t27_trap_place_len", body(read(4))),
+        ("t27_reset", body(reset)),
+    ])
+}
+
+/// A function body of `instructions` (no locals).
+fn function_of(instructions: &[I<'static>]) -> Function {
+    let mut f = Function::new([]);
+    for i in instructions {
+        f.instruction(i);
+    }
+    f.instruction(&I::End);
+    f
+}
+
+/// The instructions that set every module `var` the card holds to its declared value.
+fn reset_vars(cx: &mut Cx) -> Result<Vec<I<'static>>, String> {
     let mut reset = Vec::new();
     for g in cx.var_order.clone() {
         if let Some(&(live, initial)) = cx.global_arrays.get(&g) {
@@ -429,12 +448,7 @@ fn own_functions(cx: &mut Cx, table: u32) -> Result<Vec<(&'static str, Function)
             reset.push(I::GlobalSet(first + k as u32));
         }
     }
-    Ok(vec![
-        ("t27_trap_kind", body(vec![I::GlobalGet(G_TRAP_KIND)])),
-        ("t27_trap_place", body(read(0))),
-        ("t27_trap_place_len", body(read(4))),
-        ("t27_reset", body(reset)),
-    ])
+    Ok(reset)
 }
 
 /// The `k`th wasm value of module `var` `g`'s initial value, as an instruction.

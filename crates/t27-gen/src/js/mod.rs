@@ -259,11 +259,17 @@ pub fn js_tests(
     }
     let annot = if typed { ": $.Block[]" } else { "" };
     code.push_str(&format!("\nexport const blocks{annot} = [\n"));
+    // Every block starts from the declared module `var`s (LANGUAGE.md 17.1).
+    let fresh = if reached.globals.is_empty() {
+        ""
+    } else {
+        "    $reset();\n"
+    };
     for (t, body) in blocks {
         let test = &p.tests[t.index()];
         let name = format!("{}::{}", module.name, test.decl.name);
         code.push_str(&format!(
-            "  {{ id: {}, name: {}, run: () => {{\n",
+            "  {{ id: {}, name: {}, run: () => {{\n{fresh}",
             t.0,
             serde_json::Value::String(name)
         ));
@@ -284,8 +290,11 @@ pub fn js_tests(
          const {{ test }} = await import(nodeTest);\n  \
          for (const b of blocks) test(b.name, () => $.runBlock(b));\n}}\n"
     ));
+    // Before `support`, which writes out the strings the values use.
+    let reset = reset(&mut e, &reached);
     let support = support(&mut e, &reached, m, typed);
     out.push_str(&support);
+    out.push_str(&reset);
     out.push_str(&code);
     JsFile {
         text: out,
@@ -350,6 +359,26 @@ fn support(e: &mut Emitter, reached: &Reached, home: ModuleId, typed: bool) -> S
         out.push('\n');
         out.push_str(&bindings);
     }
+    out
+}
+
+/// `$reset()`, which sets every module `var` the file holds to its declared value (a fresh
+/// array for an array): what each block runs first.
+fn reset(e: &mut Emitter, reached: &Reached) -> String {
+    if reached.globals.is_empty() {
+        return String::new();
+    }
+    let p = e.p;
+    let mut out = String::from("\nfunction $reset() {\n");
+    for g in &reached.globals {
+        let v = &p.globals[*g as usize];
+        let value = match &v.value {
+            Some(x) => e.literal(x, &v.ty),
+            None => e.zero(&v.ty),
+        };
+        out.push_str(&format!("  $g{g} = {value};\n"));
+    }
+    out.push_str("}\n");
     out
 }
 

@@ -283,9 +283,7 @@ pub(crate) fn mirror_functions(
     out
 }
 
-/// The blocks as `#[test]`s. Tests run on threads of their own, where module `var`s start
-/// again: a module whose blocks use its `var`s gets one test that runs them in order (as the
-/// engines do), reporting each block that fails; others get one test a block.
+/// The blocks as `#[test]`s, one a block, each from the declared module `var`s.
 fn test_module(e: &mut Emitter, reached: &Reached, tested: &[(TestId, &Body)]) {
     let p = e.p;
     let mut code = std::mem::take(&mut e.out);
@@ -319,21 +317,18 @@ fn test_module(e: &mut Emitter, reached: &Reached, tested: &[(TestId, &Body)]) {
     }
     let budget =
         "t27_rt::start(Some(std::time::Instant::now() + std::time::Duration::from_secs(10)));";
-    if reached.globals.is_empty() {
-        for name in &names {
-            let bare = name.trim_start_matches("r#");
-            code.push_str(&format!(
-                "\n    #[test]\n    fn {name}() {{\n        {budget}\n        block_{bare}();\n    }}\n"
-            ));
-        }
+    // Every block starts from the declared module `var`s (LANGUAGE.md 17.1): a test's thread
+    // starts with them, and `reset` says so where a test harness reuses threads.
+    let fresh = if reached.globals.is_empty() {
+        ""
     } else {
-        let list: Vec<String> = names
-            .iter()
-            .map(|n| format!("({n:?}, block_{} as fn())", n.trim_start_matches("r#")))
-            .collect();
+        code.push_str(&reset_fn(e, reached, "    "));
+        "\n        reset();"
+    };
+    for name in &names {
+        let bare = name.trim_start_matches("r#");
         code.push_str(&format!(
-            "\n    /// The module's `var`s carry over from block to block, as on the engines.\n    #[test]\n    fn blocks_in_order() {{\n        let mut failed = Vec::new();\n        for (name, block) in [{}] {{\n            {budget}\n            if std::panic::catch_unwind(block).is_err() {{\n                failed.push(name);\n            }}\n        }}\n        assert!(failed.is_empty(), \"blocks that failed: {{failed:?}}\");\n    }}\n",
-            list.join(", ")
+            "\n    #[test]\n    fn {name}() {{\n        {budget}{fresh}\n        block_{bare}();\n    }}\n"
         ));
     }
     code.push_str("}\n");
@@ -432,6 +427,22 @@ fn globals(e: &mut Emitter, reached: &Reached) {
     }
 }
 
+/// `reset()`, indented by `indent`, which sets every module `var` the blocks reach to its
+/// declared value: run before each block (LANGUAGE.md 17.1).
+fn reset_fn(e: &mut Emitter, reached: &Reached, indent: &str) -> String {
+    let p = e.p;
+    let mut body = String::new();
+    for g in &reached.globals {
+        let v = &p.globals[*g as usize];
+        let init = match &v.value {
+            Some(x) => e.literal(x, &v.ty),
+            None => e.zero(&v.ty),
+        };
+        body.push_str(&format!("{indent}    G{g}.set({init});\n"));
+    }
+    format!("\n{indent}#[allow(unused_parens)]\n{indent}pub fn reset() {{\n{body}{indent}}}\n")
+}
+
 /// The host program for `blocks` (per module, lowered), the places its traps and asserts
 /// name, and the blocks it leaves out with why.
 pub fn rust_host_program(
@@ -467,6 +478,8 @@ pub fn rust_host_program(
         let mut e = Emitter::new(p, *m, place);
         structs(&mut e, &reached, |_| true, true);
         globals(&mut e, &reached);
+        let reset = reset_fn(&mut e, &reached, "");
+        e.out.push_str(&reset);
         for f in &reached.functions {
             e.out.push('\n');
             let name = fn_name(p, &e.prefixes, *m, *f);
@@ -475,7 +488,7 @@ pub fn rust_host_program(
         for (t, body) in &runnable {
             e.out.push('\n');
             e.block(*m, body, &format!("block{}", t.0));
-            all.push(format!("(m{}::block{}, {})", m.0, t.0, t.0));
+            all.push(format!("(m{0}::reset, m{0}::block{1}, {1})", m.0, t.0));
         }
         out.push_str(&format!(
             "\n#[allow(dead_code)]\nmod m{} {{\nuse super::t27_rt;\n{}}}\n",
@@ -484,7 +497,7 @@ pub fn rust_host_program(
         sites.extend(e.sites);
     }
     out.push_str(&format!(
-        "\n/// Every block, in order, with its id.\nconst BLOCKS: &[(fn(), u32)] = &[{}];\n\n",
+        "\n/// Every block, in order, with what sets its module's `var`s to their declared values\n/// and its id.\nconst BLOCKS: &[(fn(), fn(), u32)] = &[{}];\n\n",
         all.join(", ")
     ));
     out.push_str(HOST_MAIN);

@@ -1,6 +1,7 @@
-// The host runner: runs every block in order on a thread with a large stack (a spec nests
-// calls 10,000 deep before it traps), each within its time budget (milliseconds, the first
-// argument), and prints one JSON line per block: its id, outcome, place and values, and time.
+// The host runner: runs every block in order, each from the declared module `var`s, on a
+// thread with a large stack (a spec nests calls 10,000 deep before it traps), each within its
+// time budget (milliseconds, the first argument), and prints one JSON line per block: its id,
+// outcome, place and values, and time.
 fn main() {
     let timeout_ms: u64 = std::env::args()
         .nth(1)
@@ -13,7 +14,9 @@ fn main() {
         .spawn(move || {
             use std::io::Write;
             let mut out = std::io::stdout().lock();
-            for (block, id) in BLOCKS {
+            for (reset, block, id) in BLOCKS {
+                // Every block starts from the declared module `var`s (LANGUAGE.md 17.1).
+                reset();
                 let started = std::time::Instant::now();
                 t27_rt::start(Some(started + std::time::Duration::from_millis(timeout_ms)));
                 let result = std::panic::catch_unwind(*block);
