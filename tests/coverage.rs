@@ -43,6 +43,7 @@ fn covered(
         filter: None,
         exact: false,
         lowering_threads: None,
+        engine_threads: None,
         coverage: Some(CoverageRun {
             program: Arc::new(program),
             counters: counters.clone(),

@@ -25,6 +25,7 @@ const REGRESSIONS: [u64; 1] = [
 fn outcomes(checked: &t27_check::Checked, engine: Engine) -> Vec<String> {
     let opts = RunOptions {
         lowering_threads: None,
+        engine_threads: None,
         coverage: None,
         engine,
         timeout: Duration::from_secs(5),

@@ -157,7 +157,8 @@ fn every_engine_ends_every_block_the_same_way(path: &Path) -> Result<(), Failed>
         ..s.clone()
     };
     // As `t27 test` runs it: the blocks checked as they run, not with the rest, here lowered
-    // on two threads ahead of the engine (a large request's way).
+    // on two threads ahead of the engines and run on two engine threads, reported in order
+    // (a large request's way).
     let as_run =
         t27_check::check_declarations(&[path.to_path_buf()], None, &mut MemLoader::default());
     let (streamed, summary) = run_blocks_lowered_on(

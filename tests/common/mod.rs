@@ -80,8 +80,9 @@ pub fn run_blocks(
     run_blocks_lowered_on(checked, engine, timeout, None)
 }
 
-/// [`run_blocks`], with the blocks lowered ahead on `threads` threads (`None`: as `t27 test`
-/// chooses, which for a fixture is the engine's own thread).
+/// [`run_blocks`], with the blocks lowered ahead on `threads` threads and run on as many
+/// engine threads (`None`: as `t27 test` chooses, which for a fixture is the engine's own
+/// thread for both).
 pub fn run_blocks_lowered_on(
     checked: &Checked,
     engine: t27_run::Engine,
@@ -90,6 +91,7 @@ pub fn run_blocks_lowered_on(
 ) -> (Vec<t27_run::BlockReport>, t27_run::Summary) {
     let opts = t27_run::RunOptions {
         lowering_threads: threads,
+        engine_threads: threads,
         coverage: None,
         engine,
         timeout,

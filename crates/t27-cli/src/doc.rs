@@ -37,6 +37,7 @@ pub fn run(opts: &Options) -> u8 {
             filter: None,
             exact: false,
             lowering_threads: None,
+            engine_threads: None,
             coverage: None,
         };
         let reports = Mutex::new(Vec::new());

@@ -126,6 +126,7 @@ pub fn run(opts: &Options) -> u8 {
     });
     let run_opts = RunOptions {
         lowering_threads: None,
+        engine_threads: None,
         coverage: coverage.as_ref().map(|(run, _)| run.clone()),
         engine,
         timeout: Duration::from_secs_f64(opts.timeout),

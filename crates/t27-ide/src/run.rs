@@ -29,6 +29,7 @@ impl Analysis {
             filter: Some(full.clone()),
             exact: true,
             lowering_threads: None,
+            engine_threads: None,
             coverage: None,
         };
         let mut reports: Vec<BlockReport> = Vec::new();

@@ -68,6 +68,7 @@ fn check_and_run(files: &[(&str, String)], engine: Engine) -> (Duration, usize, 
     );
     let opts = RunOptions {
         lowering_threads: None,
+        engine_threads: None,
         coverage: None,
         engine,
         timeout: Duration::from_secs(600),

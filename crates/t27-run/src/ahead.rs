@@ -22,8 +22,18 @@ type Batch = std::vec::IntoIter<(TestId, LoweredBlock)>;
 /// The most threads that lower blocks.
 const MOST_LOWERING_THREADS: usize = 4;
 
-/// From how many bytes of block source threads lower the blocks (unless told how many).
-const THREADS_FROM_BYTES: usize = 64 << 10;
+/// From how many bytes of block source threads lower the blocks, and run them (unless told
+/// how many).
+pub(crate) const THREADS_FROM_BYTES: usize = 64 << 10;
+
+/// The source bytes of `blocks`.
+pub(crate) fn source_bytes(checked: &Checked, blocks: &[TestId]) -> usize {
+    let p = &checked.program;
+    blocks
+        .iter()
+        .map(|t| p.tests[t.index()].body.block.span.len())
+        .sum()
+}
 
 /// The lowered blocks of a run, in order: from threads that lower them ahead of the engine,
 /// or lowered on demand when no thread can be had.
@@ -46,9 +56,8 @@ impl Ahead {
         let p = &checked.program;
         let size = |t: &TestId| p.tests[t.index()].body.block.span.len();
         let n = threads.unwrap_or_else(|| {
-            let total: usize = blocks.iter().map(size).sum();
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            if total < THREADS_FROM_BYTES {
+            if source_bytes(checked, &blocks) < THREADS_FROM_BYTES {
                 0
             } else {
                 cores.clamp(1, MOST_LOWERING_THREADS)

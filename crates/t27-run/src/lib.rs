@@ -11,6 +11,7 @@ mod engines;
 mod estimate;
 mod naming;
 mod native;
+mod parallel;
 mod report;
 mod runner;
 mod select;

@@ -8,7 +8,7 @@ use crate::watchdog::Watchdog;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use t27_check::{Blocker, Checked, Isolation, LoweredBlock};
-use t27_ir::{Body, ModuleId, Outcome, TestId};
+use t27_ir::{Body, ModuleId, Outcome, Program, TestId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
@@ -55,6 +55,12 @@ pub struct RunOptions {
     /// lowers each block before it runs it) for fewer, where starting threads and handing
     /// blocks over would cost more than it saves.
     pub lowering_threads: Option<usize>,
+    /// How many threads run blocks (`parallel.rs`): `None` for one a core when the blocks
+    /// come to 64 KB of source or more on the evaluator or the tiered engine, one otherwise.
+    /// Every block starts from the declared module `var`s, so blocks are independent; the
+    /// reports still come in declaration order. The JIT (one program for every block), the
+    /// hosts and coverage runs always use one.
+    pub engine_threads: Option<usize>,
     /// A coverage run: the blocks call the functions of this instrumented program, whose
     /// probes add to its counters.
     pub coverage: Option<CoverageRun>,
@@ -169,18 +175,38 @@ pub fn run_answered(
         .collect();
     let mut summary = Summary::default();
     std::thread::scope(|scope| {
-        let ahead = Ahead::start(checked, blocks, opts.lowering_threads, scope);
+        let ahead = Ahead::start(checked, blocks.clone(), opts.lowering_threads, scope);
+        let threads = engine_threads(checked, opts, &blocks);
         let worker = std::thread::Builder::new()
             .name("t27-engine".into())
             .stack_size(ENGINE_STACK)
-            .spawn_scoped(scope, || {
-                run_blocks(checked, opts, &selected, ahead, answers, on_block)
+            .spawn_scoped(scope, move || {
+                if threads > 1 {
+                    crate::parallel::run_blocks(checked, opts, &selected, ahead, threads, on_block)
+                } else {
+                    run_blocks(checked, opts, &selected, ahead, answers, on_block)
+                }
             });
         if let Ok(handle) = worker {
             summary = handle.join().unwrap_or_default();
         }
     });
     summary
+}
+
+/// How many threads run the blocks (see `RunOptions::engine_threads`).
+fn engine_threads(checked: &Checked, opts: &RunOptions, blocks: &[TestId]) -> usize {
+    if !matches!(opts.engine, Engine::Eval | Engine::Tiered { .. }) || opts.coverage.is_some() {
+        return 1;
+    }
+    let threads = opts.engine_threads.unwrap_or_else(|| {
+        if crate::ahead::source_bytes(checked, blocks) < crate::ahead::THREADS_FROM_BYTES {
+            1
+        } else {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        }
+    });
+    threads.clamp(1, blocks.len().max(1))
 }
 
 /// A block lowered, and why it cannot run.
@@ -242,64 +268,12 @@ fn run_blocks(
             let Some((t, lowered, blocker)) = next else {
                 return summary;
             };
-            // Shared with the native thread, which may compile the block as it runs.
-            let body = Arc::new(lowered.body);
-            let (result, duration, engine, names) = match blocker {
-                Some(b) => {
-                    let why = NotRun::Blocked(Box::new(b));
-                    (
-                        Result::NotRun(why),
-                        Duration::ZERO,
-                        None,
-                        ValueNames::default(),
-                    )
-                }
-                None => {
-                    let started = Instant::now();
-                    watchdog.arm(opts.timeout);
-                    let ran = engines.run(t, &body);
-                    watchdog.disarm();
-                    match ran {
-                        None if engines.cannot(t).is_some() => (
-                            Result::NotRun(NotRun::NotOnHost(
-                                engines.cannot(t).unwrap_or_default().to_string(),
-                            )),
-                            Duration::ZERO,
-                            None,
-                            ValueNames::default(),
-                        ),
-                        Some((o, engine)) => {
-                            let took = engines
-                                .answered_duration(t)
-                                .unwrap_or_else(|| started.elapsed());
-                            let names = value_names(p, &body, &o);
-                            (Result::Ran(o), took, Some(engine), names)
-                        }
-                        None => (
-                            Result::NotRun(NotRun::NoNativeCode),
-                            Duration::ZERO,
-                            None,
-                            ValueNames::default(),
-                        ),
-                    }
-                }
+            let (body, about) = About::of(module.module, t, lowered);
+            let ran = match blocker {
+                Some(b) => Ran::blocked(b),
+                None => run_one(&mut engines, &watchdog, opts.timeout, p, t, body),
             };
-            let errors = lowered
-                .diagnostics
-                .into_iter()
-                .filter(|d| d.is_error() && !checked.blocks_checked)
-                .collect();
-            let report = BlockReport {
-                module: module.module,
-                test: t,
-                result,
-                duration,
-                engine,
-                names,
-                runtime_asserts: lowered.runtime_asserts,
-                folded_asserts: lowered.folded_asserts,
-                errors,
-            };
+            let report = about.report(checked, ran);
             tally(&mut summary, &report);
             on_block(&report);
         }
@@ -309,7 +283,108 @@ fn run_blocks(
     summary
 }
 
-fn tally(s: &mut Summary, r: &BlockReport) {
+/// What running a block gave (or why it did not run).
+pub(crate) struct Ran {
+    pub result: Result,
+    pub duration: Duration,
+    pub engine: Option<Engine>,
+    pub names: ValueNames,
+}
+
+impl Ran {
+    pub(crate) fn blocked(b: Blocker) -> Ran {
+        Ran::not_run(NotRun::Blocked(Box::new(b)))
+    }
+
+    fn not_run(why: NotRun) -> Ran {
+        Ran {
+            result: Result::NotRun(why),
+            duration: Duration::ZERO,
+            engine: None,
+            names: ValueNames::default(),
+        }
+    }
+}
+
+/// Runs one block on `engines`, under the watchdog's budget.
+pub(crate) fn run_one(
+    engines: &mut Engines,
+    watchdog: &Watchdog,
+    timeout: Duration,
+    p: &Program,
+    t: TestId,
+    body: Body,
+) -> Ran {
+    // Shared with the native thread, which may compile the block as it runs.
+    let body = Arc::new(body);
+    let started = Instant::now();
+    watchdog.arm(timeout);
+    let ran = engines.run(t, &body);
+    watchdog.disarm();
+    match ran {
+        None => match engines.cannot(t) {
+            Some(why) => Ran::not_run(NotRun::NotOnHost(why.to_string())),
+            None => Ran::not_run(NotRun::NoNativeCode),
+        },
+        Some((o, engine)) => {
+            let duration = engines
+                .answered_duration(t)
+                .unwrap_or_else(|| started.elapsed());
+            let names = value_names(p, &body, &o);
+            Ran {
+                result: Result::Ran(o),
+                duration,
+                engine: Some(engine),
+                names,
+            }
+        }
+    }
+}
+
+/// What a block's report says besides how it ran: whose it is, and what lowering found.
+pub(crate) struct About {
+    module: ModuleId,
+    test: TestId,
+    diagnostics: Vec<t27_diag::Diagnostic>,
+    runtime_asserts: u32,
+    folded_asserts: u32,
+}
+
+impl About {
+    /// The body to run, and the rest of the lowered block.
+    pub(crate) fn of(module: ModuleId, test: TestId, lowered: LoweredBlock) -> (Body, About) {
+        let about = About {
+            module,
+            test,
+            diagnostics: lowered.diagnostics,
+            runtime_asserts: lowered.runtime_asserts,
+            folded_asserts: lowered.folded_asserts,
+        };
+        (lowered.body, about)
+    }
+
+    /// The block's report, once it ran (or did not).
+    pub(crate) fn report(self, checked: &Checked, ran: Ran) -> BlockReport {
+        let errors = self
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.is_error() && !checked.blocks_checked)
+            .collect();
+        BlockReport {
+            module: self.module,
+            test: self.test,
+            result: ran.result,
+            duration: ran.duration,
+            engine: ran.engine,
+            names: ran.names,
+            runtime_asserts: self.runtime_asserts,
+            folded_asserts: self.folded_asserts,
+            errors,
+        }
+    }
+}
+
+pub(crate) fn tally(s: &mut Summary, r: &BlockReport) {
     match &r.result {
         Result::Ran(Outcome::Pass) => s.passed += 1,
         Result::Ran(Outcome::Fail { .. }) => s.failed += 1,
