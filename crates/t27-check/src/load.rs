@@ -166,8 +166,9 @@ pub(crate) fn load_all(files: &[PathBuf], root: Option<&Path>, loader: &mut dyn 
             ]
         });
         let lexical = normalize(&f);
-        let m = add_parsed(&mut loaded, f, r, module_path, decoded, parsed, true);
-        by_path.insert(lexical, key, m);
+        if let Some(m) = add_parsed(&mut loaded, f, r, module_path, decoded, parsed, true) {
+            by_path.insert(lexical, key, m);
+        }
     }
     // Resolve `use` paths breadth first; newly loaded modules are appended and visited too.
     let mut next = 0;
@@ -299,14 +300,16 @@ fn add_module(
     root: PathBuf,
     module_path: Vec<String>,
     bytes: Vec<u8>,
-) -> usize {
+) -> Option<usize> {
     let file_id = FileId(loaded.sources.len() as u32);
     let decoded = Decoded::new(file_id, bytes);
     let parsed = t27_syntax::parse(file_id, &decoded.text);
     add_parsed(loaded, path, root, module_path, decoded, parsed, false)
 }
 
-/// Adds a parsed file as the next module (its file id is the next one).
+/// Adds a parsed file as the next module (its file id is the next one): the module's index,
+/// or `None` for a document that is not t27 (W0008), whose source is kept for its warning
+/// but which is no module.
 fn add_parsed(
     loaded: &mut Loaded,
     path: PathBuf,
@@ -315,13 +318,16 @@ fn add_parsed(
     decoded: Decoded,
     parsed: t27_syntax::Parsed,
     requested: bool,
-) -> usize {
+) -> Option<usize> {
     let file_id = FileId(loaded.sources.len() as u32);
     loaded.bytes += decoded.size;
     loaded.tokens += parsed.token_count;
     loaded.diagnostics.extend(decoded.errors);
     loaded.diagnostics.extend(parsed.diagnostics);
     loaded.sources.add(path, decoded.text);
+    if parsed.skipped {
+        return None;
+    }
     loaded.modules.push(LoadedModule {
         file: file_id,
         root,
@@ -331,7 +337,7 @@ fn add_parsed(
         requested,
         uses: HashMap::new(),
     });
-    loaded.modules.len() - 1
+    Some(loaded.modules.len() - 1)
 }
 
 fn module_file(root: &Path, segments: &[String]) -> PathBuf {
@@ -405,7 +411,7 @@ fn open(
         root.to_path_buf(),
         segments.to_vec(),
         bytes,
-    );
+    )?;
     by_path.insert(written, located, m);
     Some(m)
 }

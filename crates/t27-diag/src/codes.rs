@@ -401,4 +401,9 @@ codes! {
         "The marked statement follows a `return`, `break` or `continue` in the same block, so it never executes; an assert there is never checked.",
         fix: "Remove the statement, or move it before the jump."
     }
+    "W0008" "W0008-markdown-document.t27" {
+        "a Markdown document with a `.t27` name",
+        "The owner keeps design notes beside the specs as Markdown saved with a `.t27` name: a `#` heading on the first line, then tables and prose. Such a file is not t27, so t27 skips it with this one warning instead of reporting every line it cannot lex; nothing in it is checked or run.",
+        fix: "Rename the document to `.md`, or write it as t27 with `module Name;` first."
+    }
 }

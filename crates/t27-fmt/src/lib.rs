@@ -21,7 +21,8 @@
 //!   its length), and runs of blank lines become one;
 //! - a CRLF file stays CRLF, a byte order mark stays, and the file ends with one line end.
 //!
-//! A file with syntax errors is not formatted: [`format`] gives its errors. The result is
+//! A file with syntax errors is not formatted: [`format`] gives its errors. A Markdown document
+//! saved with a `.t27` name (W0008) is given back as it is. The result is
 //! checked before it is returned: lexed again, it must give the same tokens and comments, or
 //! the file is left as it was ([`Unformatted::Changed`], a bug to report).
 
@@ -47,6 +48,10 @@ pub enum Unformatted {
 /// The file `src` formatted: its layout made consistent, in its own habits.
 pub fn format(file: FileId, src: &str) -> Result<String, Unformatted> {
     let parsed = t27_syntax::parse(file, src);
+    // A document saved with a `.t27` name (W0008) is not t27: it stays exactly as it is.
+    if parsed.skipped {
+        return Ok(src.to_string());
+    }
     let in_bodies = t27_syntax::errors_in_bodies(file, src, &parsed.file.items);
     let mut errors: Vec<Diagnostic> = parsed
         .diagnostics

@@ -27,6 +27,8 @@ pub struct Parsed {
     pub semicolon_comments: Vec<SemicolonComment>,
     /// How many tokens the lexer produced (for throughput figures).
     pub token_count: usize,
+    /// The file is a document, not t27 (W0008): it declares nothing and is no module.
+    pub skipped: bool,
 }
 
 /// A file is lexed and parsed a piece at a time, each piece whole declarations and at least
@@ -42,7 +44,47 @@ pub const THREAD_STACK: usize = 256 << 20;
 
 /// Lexes and parses one source file.
 pub fn parse(file: FileId, src: &str) -> Parsed {
+    if let Some(d) = markdown_document(file, src) {
+        return Parsed {
+            file: SourceFile::default(),
+            diagnostics: vec![d],
+            semicolon_comments: Vec::new(),
+            token_count: 0,
+            skipped: true,
+        };
+    }
     parse_in_pieces(file, src, PIECE_TOKENS, true, None)
+}
+
+/// A Markdown document saved with a `.t27` name (the owner keeps design notes so): a `#`
+/// heading on its first line that is not blank. Such a file is skipped with one warning
+/// (LANGUAGE.md 7), never read as a page of lexer errors. `#[test]` (a Rust attribute, W0004)
+/// is not a heading.
+fn markdown_document(file: FileId, src: &str) -> Option<Diagnostic> {
+    let body = src.strip_prefix('\u{feff}').unwrap_or(src);
+    let skipped = src.len() - body.len();
+    let blank = body.len() - body.trim_start().len();
+    let line = body.trim_start().lines().next()?;
+    let hashes = line.len() - line.trim_start_matches('#').len();
+    let heading = (1..=6).contains(&hashes) && line[hashes..].starts_with([' ', '\t']);
+    if !heading {
+        return None;
+    }
+    let start = skipped + blank;
+    let line = line.trim_end_matches('\r');
+    Some(
+        Diagnostic::new(
+            Code("W0008"),
+            file,
+            Span::new(start, start + line.len()),
+            "this file is a Markdown document, not t27: it is skipped",
+        )
+        .with_label("a Markdown heading on the first line")
+        .with_note(
+            "t27 reads nothing of this file: it declares no module, constant, function or block",
+        )
+        .with_help("give the document a `.md` name, or write it as t27 (`module Name;` first)"),
+    )
 }
 
 /// [`parse`] with pieces of at least `piece_tokens` tokens, parsed on two threads when
@@ -107,6 +149,7 @@ fn parse_in_pieces(
             diagnostics,
             semicolon_comments: lexed.semicolon_comments,
             token_count: scan.tokens,
+            skipped: false,
         };
     }
     let (module, mut items) = parser::assemble(file, tops, &mut syntax);
@@ -139,6 +182,7 @@ fn parse_in_pieces(
         diagnostics,
         semicolon_comments: lexed.semicolon_comments,
         token_count: scan.tokens,
+        skipped: false,
     }
 }
 

@@ -51,12 +51,15 @@ fn parse(source: &[u8]) -> Tree {
     parser.parse(source, None).expect("a tree")
 }
 
-/// Why t27 rejects the file's syntax, if it does.
+/// Why t27 rejects the file's syntax (or skips the file), if it does.
 fn t27_rejects(bytes: &[u8]) -> Option<String> {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Some("not UTF-8".into());
     };
     let parsed = t27_syntax::parse(FileId(0), text);
+    if parsed.skipped {
+        return Some("t27 skips it: a Markdown document, not t27 (W0008)".into());
+    }
     let in_bodies = t27_syntax::errors_in_bodies(FileId(0), text, &parsed.file.items);
     parsed
         .diagnostics
