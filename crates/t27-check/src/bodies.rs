@@ -30,6 +30,9 @@ type BodyItem<'t> = (Job, ModuleId, &'t mut ast::Item);
 #[derive(Default)]
 struct Lowered {
     functions: Vec<(usize, Body)>,
+    /// Where the bodies are not kept and the program has invariants: what each function
+    /// does that could change a module `var` (E2030).
+    function_reach: Vec<(usize, crate::invariants::Reach)>,
     tests: Vec<(usize, TestFacts)>,
 }
 
@@ -39,6 +42,8 @@ struct TestFacts {
     folded: u32,
     runtime: u32,
     reaches: Vec<ItemRef>,
+    /// For an invariant: the writes and calls that could change a module `var` (E2030).
+    invariant: Option<crate::invariants::Reach>,
 }
 
 impl Checker {
@@ -115,16 +120,27 @@ impl Checker {
         }
         // The worker is gone: the program is this checker's alone again, and changes in place.
         let p = self.program_mut();
+        let mut invariants = Vec::new();
+        let mut writers = crate::invariants::Writers::default();
         for lowered in std::iter::once(mine).chain(theirs) {
             for (fi, body) in lowered.functions {
                 p.functions[fi].body = body;
+            }
+            for (fi, reach) in lowered.function_reach {
+                writers.know(FnId(fi as u32), reach);
             }
             for (ti, facts) in lowered.tests {
                 let test = &mut p.tests[ti];
                 test.folded_asserts = facts.folded;
                 test.runtime_asserts = facts.runtime;
                 test.reaches = facts.reaches;
+                invariants.extend(facts.invariant.map(|reach| (ti, reach)));
             }
+        }
+        // Every function is lowered now: the calls of invariants can be followed (E2030).
+        for (ti, reach) in invariants {
+            let error = writers.error(&self.program, TestId(ti as u32), &reach);
+            self.diags.extend(error);
         }
         self.modules = Arc::new(trees);
     }
@@ -144,6 +160,14 @@ impl Checker {
             before += item.span.len();
         }
         bodies.len()
+    }
+
+    /// Whether any block is an invariant.
+    fn has_invariants(&self) -> bool {
+        self.program
+            .tests
+            .iter()
+            .any(|t| t.kind == ast::TestKind::Invariant)
     }
 
     /// A checker for the workers of [`Checker::check_bodies`]: the shared declarations, and
@@ -179,6 +203,7 @@ impl Checker {
     /// but its own.)
     fn lower_bodies(&mut self, bodies: &mut [BodyItem<'_>]) -> Lowered {
         let mut out = Lowered::default();
+        let follow_writes = !self.keep_bodies && self.has_invariants();
         for (job, m, item) in bodies.iter_mut() {
             let (m, item_span) = (*m, item.span);
             match (*job, &mut item.kind) {
@@ -186,6 +211,9 @@ impl Checker {
                     let body = self.lower_function(fi, m, item_span, f);
                     if self.keep_bodies {
                         out.functions.push((fi, body));
+                    } else if follow_writes {
+                        out.function_reach
+                            .push((fi, crate::invariants::Reach::of(&body)));
                     }
                 }
                 (Job::Test(ti), ItemKind::Test(t)) => {
@@ -193,10 +221,13 @@ impl Checker {
                     let kept = (!t.body.stmts.is_empty()).then_some(&t.body);
                     let (body, folded, runtime) = self.lower_test(ti, m, item_span, kept);
                     t.body.stmts = Vec::new();
+                    let invariant = (self.program.tests[ti].kind == ast::TestKind::Invariant)
+                        .then(|| crate::invariants::Reach::of(&body));
                     let facts = TestFacts {
                         folded,
                         runtime,
                         reaches: reaches_of(&body),
+                        invariant,
                     };
                     out.tests.push((ti, facts));
                 }
@@ -360,8 +391,13 @@ impl BlockLowerer {
     /// (such a block never runs: its error, reported by the parser, blocks it).
     pub fn lower(&mut self, test: TestId) -> LoweredBlock {
         let t = &self.0.program.tests[test.index()];
-        let (m, item_span) = (t.decl.module, t.decl.span);
+        let (m, item_span, kind) = (t.decl.module, t.decl.span, t.kind);
         let (body, folded, runtime) = self.0.lower_test(test.index(), m, item_span, None);
+        if kind == ast::TestKind::Invariant {
+            let reach = crate::invariants::Reach::of(&body);
+            let writes = crate::invariants::Writers::default().error(&self.0.program, test, &reach);
+            self.0.diags.extend(writes);
+        }
         let mut diagnostics = std::mem::take(&mut self.0.diags);
         let mut import_uses = std::mem::take(&mut self.0.import_uses);
         diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));

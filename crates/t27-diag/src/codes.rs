@@ -326,6 +326,11 @@ codes! {
         "A struct's value may nest at most 256 deep (structs holding structs by value, counting the arrays and tuples around each), and a constant may need at most 256 constants declared after it, each computed inside the one before (`A = B + 1; B = C + 1; ...`, with `A` first). Checking, the engines and the mirrors follow such chains recursively, and the limit keeps them within their stack. Real specs stay far below it; generated files may not.",
         fix: "Flatten the structs; declare constants before the ones that use them."
     }
+    "E2030" "E2030-invariant-writes-module-var.t27" {
+        "an invariant that writes a module `var`",
+        "The owner's compiler decides an `invariant` while it compiles the spec, where no module `var` can change, so it refuses an invariant that writes one, directly or in a function it calls (LANGUAGE.md 9.6). t27 refuses the same invariants: the error is at the write, or at the call that leads to one, and names the function that writes.",
+        fix: "Make the block a `test` (tests run at run time and may change module `var`s), or compute with local `var`s."
+    }
     "E3001" "E3001-constant-out-of-range.t27" {
         "a constant whose computed value does not fit its type",
         "Constants are computed with unbounded precision and then fitted to their declared type: the marked value is outside the type's range.",
