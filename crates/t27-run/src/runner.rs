@@ -194,16 +194,21 @@ pub fn run_answered(
     summary
 }
 
+/// From how many blocks they run on one engine thread a core (unless told how many).
+const PARALLEL_FROM_BLOCKS: usize = 64;
+
 /// How many threads run the blocks (see `RunOptions::engine_threads`).
 fn engine_threads(checked: &Checked, opts: &RunOptions, blocks: &[TestId]) -> usize {
     if !matches!(opts.engine, Engine::Eval | Engine::Tiered { .. }) || opts.coverage.is_some() {
         return 1;
     }
     let threads = opts.engine_threads.unwrap_or_else(|| {
-        if crate::ahead::source_bytes(checked, blocks) < crate::ahead::THREADS_FROM_BYTES {
-            1
-        } else {
+        let many = blocks.len() >= PARALLEL_FROM_BLOCKS
+            || crate::ahead::source_bytes(checked, blocks) >= crate::ahead::THREADS_FROM_BYTES;
+        if many {
             std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            1
         }
     });
     threads.clamp(1, blocks.len().max(1))
