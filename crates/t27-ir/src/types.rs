@@ -90,6 +90,25 @@ impl IntTy {
         (min..=max).contains(&v)
     }
 
+    /// The low `bits()` bits of `v`, read as a value of this type (two's complement for a
+    /// signed one): what `<<` keeps of a shifted value (LANGUAGE.md 12.3, as in Zig).
+    pub fn wrap(self, v: i128) -> i128 {
+        let bits = self.bits();
+        let low = v & ((1i128 << bits) - 1);
+        if self.signed() && low >> (bits - 1) != 0 {
+            low - (1i128 << bits)
+        } else {
+            low
+        }
+    }
+
+    /// `wrap` of an exact value of any size (a constant shifted left at compile time).
+    pub fn wrap_big(self, v: &BigInt) -> BigInt {
+        // `&` on a `BigInt` is two's complement, so a negative value keeps its low bits too.
+        let low = v & ((BigInt::from(1) << self.bits()) - 1);
+        BigInt::from(self.wrap(i128::try_from(&low).unwrap_or_default()))
+    }
+
     /// Whether every value of `self` is a value of `to`, so the conversion needs no `as`.
     /// `u64` and `usize` are the same width and convert both ways.
     pub fn widens_to(self, to: IntTy) -> bool {
