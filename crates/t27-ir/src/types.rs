@@ -232,4 +232,41 @@ mod tests {
             }
         }
     }
+
+    /// `wrap` keeps the low bits as Rust's own `as` does (two's complement), and `wrap_big`
+    /// agrees with it, for values inside and far outside each type.
+    #[test]
+    fn wrap_keeps_the_low_bits_as_as_does() {
+        let values: [i128; 8] = [
+            0,
+            171 << 4,
+            -128,
+            64 << 1,
+            -3 << 30,
+            i128::MAX,
+            i128::MIN,
+            0xFEDC_BA98_7654_3210 << 4,
+        ];
+        for v in values {
+            for t in IntTy::ALL {
+                let want = match t {
+                    IntTy::U8 => v as u8 as i128,
+                    IntTy::U16 => v as u16 as i128,
+                    IntTy::U32 => v as u32 as i128,
+                    IntTy::U64 | IntTy::Usize => v as u64 as i128,
+                    IntTy::I8 => v as i8 as i128,
+                    IntTy::I16 => v as i16 as i128,
+                    IntTy::I32 => v as i32 as i128,
+                    IntTy::I64 => v as i64 as i128,
+                };
+                assert_eq!(t.wrap(v), want, "{} {v}", t.name());
+                assert_eq!(t.wrap_big(&BigInt::from(v)), BigInt::from(want));
+                // Beyond i128 too: bits above the type never matter.
+                let far = BigInt::from(v) + (BigInt::from(1) << 300u32);
+                assert_eq!(t.wrap_big(&far), BigInt::from(want), "{} far {v}", t.name());
+            }
+        }
+        assert_eq!(IntTy::U8.wrap(171 << 4), 176);
+        assert_eq!(IntTy::I8.wrap(64 << 1), -128);
+    }
 }
