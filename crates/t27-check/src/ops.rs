@@ -277,13 +277,13 @@ impl Checker {
         self.fold_untyped(cx.module, e, expected)
     }
 
-    /// The amount of `x <<= n` or `x >>= n`, lowered as a shift's right operand: any integer
-    /// type, checked against the width of `place` when it is a constant. An error expression
-    /// when it is wrong (already reported).
+    /// The amount of a shift (`x << n`, `x >> n`, `x <<= n`, `x >>= n`) whose left side has
+    /// type `left`: any integer type, checked against the width of `left` when it is a
+    /// constant. An error expression when it is wrong (already reported).
     pub(crate) fn lower_shift_amount(
         &mut self,
         file: FileId,
-        place: &Ty,
+        left: &Ty,
         amount: &ast::Expr,
         cx: &mut BodyCtx,
     ) -> Expr {
@@ -301,7 +301,7 @@ impl Checker {
             );
             return Expr::error(b.span);
         }
-        if !self.shift_amount_fits(file, place, &b) {
+        if !self.shift_amount_fits(file, left, &b) {
             return Expr::error(b.span);
         }
         b
