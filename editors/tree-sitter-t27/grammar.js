@@ -170,7 +170,7 @@ module.exports = grammar({
       ),
 
     _assign: ($) =>
-      seq(field('place', $.place), field('operator', choice('=', '+=', '-=', '*=')), field('value', $._expression)),
+      seq(field('place', $.place), field('operator', choice('=', '+=', '-=', '*=', '<<=', '>>=')), field('value', $._expression)),
     assignment: ($) => seq($._assign, $._terminator),
     place: ($) => choice($.identifier, $.field_expression, $.index_expression),
 

@@ -422,16 +422,29 @@ impl Checker {
     ) -> StmtKind {
         let file = self.file_of(cx.module);
         let place = self.lower_place(cx, target);
-        let value = self.lower_expr(cx, value, Some(&place.ty));
-        let value = self.coerce(file, value, &place.ty);
         let op = match op {
             AssignOp::Set => None,
             AssignOp::Add => Some(BinOp::Add),
             AssignOp::Sub => Some(BinOp::Sub),
             AssignOp::Mul => Some(BinOp::Mul),
+            AssignOp::Shl => Some(BinOp::Shl),
+            AssignOp::Shr => Some(BinOp::Shr),
+        };
+        let shift = matches!(op, Some(BinOp::Shl | BinOp::Shr));
+        let value = if shift {
+            // `x <<= n` is `x = x << n`: the amount keeps its own integer type, as in a shift.
+            self.lower_shift_amount(file, &place.ty, value, cx)
+        } else {
+            let value = self.lower_expr(cx, value, Some(&place.ty));
+            self.coerce(file, value, &place.ty)
+        };
+        let works = match place.ty {
+            Ty::Int(_) | Ty::Error => true,
+            Ty::F64 => !shift,
+            _ => false,
         };
         if let Some(o) = op
-            && !matches!(place.ty, Ty::Int(_) | Ty::F64 | Ty::Error)
+            && !works
         {
             let shown = self.ty_name(&place.ty);
             self.report(
@@ -442,7 +455,11 @@ impl Checker {
                     format!("`{}=` does not work on `{shown}`", o.symbol()),
                 )
                 .with_label(format!("this is {}", crate::coerce::article(&shown)))
-                .with_help("compound assignment works on integers and `f64`"),
+                .with_help(if shift {
+                    "`<<=` and `>>=` work on integers"
+                } else {
+                    "compound assignment works on integers and `f64`"
+                }),
             );
         }
         StmtKind::Assign {

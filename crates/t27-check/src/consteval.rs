@@ -210,7 +210,14 @@ impl Checker {
         }
         let a = self.eval(l)?;
         let b = self.eval(r)?;
-        binary(op, a, b, shift_limit(&l.ty), span)
+        let v = binary(op, a, b, shift_limit(&l.ty), span)?;
+        // Owner's rule (LANGUAGE.md 3, 12.3): once a typed value is shifted left, the shift
+        // is done in its type and the bits pushed out are dropped, as at run time. Only an
+        // untyped literal expression stays exact (and is fitted where it lands).
+        Ok(match (op, &l.ty, v) {
+            (BinOp::Shl, Ty::Int(t), Value::Int(v)) => Value::Int(t.wrap_big(&v)),
+            (_, _, v) => v,
+        })
     }
 }
 

@@ -211,19 +211,9 @@ impl Checker {
         let is_shift = matches!(op, BinOp::Shl | BinOp::Shr);
         let (a, b, ty) = if is_shift {
             let a = self.lower_expr(cx, l, hint);
-            let b = self.lower_expr(cx, r, None);
             let ty = a.ty.clone();
-            if !matches!(b.ty, Ty::Int(_) | Ty::UntypedInt | Ty::Error) {
-                let shown = self.ty_name(&b.ty);
-                self.report(
-                    Diagnostic::new(
-                        Code("E2009"),
-                        file,
-                        b.span,
-                        format!("a shift amount must be an integer, found `{shown}`"),
-                    )
-                    .with_label(format!("this is {}", article(&shown))),
-                );
+            let b = self.lower_shift_amount(file, &ty, r, cx);
+            if b.ty.is_error() {
                 return Expr::error(span);
             }
             if ty == Ty::UntypedInt && !b.is_constant() {
@@ -285,6 +275,66 @@ impl Checker {
             span,
         };
         self.fold_untyped(cx.module, e, expected)
+    }
+
+    /// The amount of a shift (`x << n`, `x >> n`, `x <<= n`, `x >>= n`) whose left side has
+    /// type `left`: any integer type, checked against the width of `left` when it is a
+    /// constant. An error expression when it is wrong (already reported).
+    pub(crate) fn lower_shift_amount(
+        &mut self,
+        file: FileId,
+        left: &Ty,
+        amount: &ast::Expr,
+        cx: &mut BodyCtx,
+    ) -> Expr {
+        let b = self.lower_expr(cx, amount, None);
+        if !matches!(b.ty, Ty::Int(_) | Ty::UntypedInt | Ty::Error) {
+            let shown = self.ty_name(&b.ty);
+            self.report(
+                Diagnostic::new(
+                    Code("E2009"),
+                    file,
+                    b.span,
+                    format!("a shift amount must be an integer, found `{shown}`"),
+                )
+                .with_label(format!("this is {}", article(&shown))),
+            );
+            return Expr::error(b.span);
+        }
+        if !self.shift_amount_fits(file, left, &b) {
+            return Expr::error(b.span);
+        }
+        b
+    }
+
+    /// A shift of a `uN`/`iN` value by a constant amount at or past N is certain to trap
+    /// wherever it runs, so it is refused where it is written (E3004 at the amount, LANGUAGE.md
+    /// 6), even in a function no block calls. Reports it and returns false; true otherwise
+    /// (an amount known only at run time is checked when it runs).
+    pub(crate) fn shift_amount_fits(&mut self, file: FileId, left: &Ty, amount: &Expr) -> bool {
+        let Ty::Int(t) = left else { return true };
+        if !amount.is_constant() {
+            return true;
+        }
+        let Ok(Value::Int(n)) = self.eval(amount) else {
+            return true;
+        };
+        let bits = t.bits();
+        if num_traits::ToPrimitive::to_u32(&n).is_some_and(|n| n < bits) {
+            return true;
+        }
+        self.report(
+            Diagnostic::new(
+                Code("E3004"),
+                file,
+                amount.span,
+                format!("{} cannot be shifted by {n}", article(t.name())),
+            )
+            .with_label(format!("{} shifts by 0 to {}", article(t.name()), bits - 1))
+            .with_note("a shift by the width or more traps wherever it runs, so it is refused here")
+            .with_help("shift by less than the width of the type, or widen it first"),
+        );
+        false
     }
 
     fn fold_bool(&mut self, m: ModuleId, e: Expr) -> Expr {

@@ -347,8 +347,8 @@ codes! {
         fix: "Use an index below the array's length."
     }
     "E3004" "E3004-constant-shift-too-wide.t27" {
-        "a shift by the type's width or more in a constant",
-        "Shifting a `uN` or `iN` value by N bits or more is a trap; in a constant it is a compile error.",
+        "a shift by the type's width or more in a constant, or by a constant amount",
+        "Shifting a `uN` or `iN` value by N bits or more (or by a negative amount) is a trap. In a constant it is a compile error, and so is a shift whose amount is a constant (`lane << 33` with `lane: u32`), even in a function no block calls: it would trap wherever it runs. The bits `<<` pushes out of the type are not an error: they are dropped (`(a << 4) >> 4` with `a: u8 = 171` is 11).",
         fix: "Shift by less than the width, or widen the type first."
     }
     "E3005" "E3005-constant-lossy-cast.t27" {

@@ -38,7 +38,8 @@ pub(crate) fn compare(op: BinOp, a: &Rt, b: &Rt) -> bool {
 }
 
 /// Arithmetic, bitwise and shift operators on two values of type `ty` (for shifts, the left
-/// operand's type). Integer results that do not fit `ty` trap.
+/// operand's type). Integer results that do not fit `ty` trap, except `<<`, which drops the
+/// bits that leave the type.
 pub(crate) fn binary_values(op: BinOp, a: Rt, b: Rt, ty: &Ty, span: Span) -> Run<Rt> {
     match (a, b) {
         (Rt::F64(x), Rt::F64(y)) => Ok(Rt::F64(match op {
@@ -76,7 +77,13 @@ pub(crate) fn int_binary(op: BinOp, x: i128, y: i128, ty: &Ty) -> Result<i128, T
             if y < 0 || y >= bits {
                 return Err(TrapKind::ShiftTooWide);
             }
-            Some(if op == BinOp::Shl { x << y } else { x >> y })
+            if op == BinOp::Shl {
+                // Owner's rule (LANGUAGE.md 12.3): the bits `<<` pushes out of the type are
+                // dropped, never a trap. `x` has at most 64 bits and `y` is below 64, so the
+                // i128 shift keeps every bit `wrap` needs: the type's low ones.
+                return Ok(ty.int().map_or(x << y, |t| t.wrap(x << y)));
+            }
+            Some(x >> y)
         }
         _ => Some(x),
     };

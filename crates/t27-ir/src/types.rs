@@ -90,6 +90,25 @@ impl IntTy {
         (min..=max).contains(&v)
     }
 
+    /// The low `bits()` bits of `v`, read as a value of this type (two's complement for a
+    /// signed one): what `<<` keeps of a shifted value (LANGUAGE.md 12.3, as in Zig).
+    pub fn wrap(self, v: i128) -> i128 {
+        let bits = self.bits();
+        let low = v & ((1i128 << bits) - 1);
+        if self.signed() && low >> (bits - 1) != 0 {
+            low - (1i128 << bits)
+        } else {
+            low
+        }
+    }
+
+    /// `wrap` of an exact value of any size (a constant shifted left at compile time).
+    pub fn wrap_big(self, v: &BigInt) -> BigInt {
+        // `&` on a `BigInt` is two's complement, so a negative value keeps its low bits too.
+        let low = v & ((BigInt::from(1) << self.bits()) - 1);
+        BigInt::from(self.wrap(i128::try_from(&low).unwrap_or_default()))
+    }
+
     /// Whether every value of `self` is a value of `to`, so the conversion needs no `as`.
     /// `u64` and `usize` are the same width and convert both ways.
     pub fn widens_to(self, to: IntTy) -> bool {
@@ -212,5 +231,42 @@ mod tests {
                 assert_eq!(t.fits(&v), v >= min && v <= max, "{} {v}", t.name());
             }
         }
+    }
+
+    /// `wrap` keeps the low bits as Rust's own `as` does (two's complement), and `wrap_big`
+    /// agrees with it, for values inside and far outside each type.
+    #[test]
+    fn wrap_keeps_the_low_bits_as_as_does() {
+        let values: [i128; 8] = [
+            0,
+            171 << 4,
+            -128,
+            64 << 1,
+            -3 << 30,
+            i128::MAX,
+            i128::MIN,
+            0xFEDC_BA98_7654_3210 << 4,
+        ];
+        for v in values {
+            for t in IntTy::ALL {
+                let want = match t {
+                    IntTy::U8 => v as u8 as i128,
+                    IntTy::U16 => v as u16 as i128,
+                    IntTy::U32 => v as u32 as i128,
+                    IntTy::U64 | IntTy::Usize => v as u64 as i128,
+                    IntTy::I8 => v as i8 as i128,
+                    IntTy::I16 => v as i16 as i128,
+                    IntTy::I32 => v as i32 as i128,
+                    IntTy::I64 => v as i64 as i128,
+                };
+                assert_eq!(t.wrap(v), want, "{} {v}", t.name());
+                assert_eq!(t.wrap_big(&BigInt::from(v)), BigInt::from(want));
+                // Beyond i128 too: bits above the type never matter.
+                let far = BigInt::from(v) + (BigInt::from(1) << 300u32);
+                assert_eq!(t.wrap_big(&far), BigInt::from(want), "{} far {v}", t.name());
+            }
+        }
+        assert_eq!(IntTy::U8.wrap(171 << 4), 176);
+        assert_eq!(IntTy::I8.wrap(64 << 1), -128);
     }
 }

@@ -159,16 +159,9 @@ impl FnTranslator<'_, '_, '_> {
                 self.b.ins().ushr(x, n)
             };
         }
-        let r = self.b.ins().ishl(x, n);
-        // Bits shifted out are an overflow: shifting back must give the operand again.
-        let back = if t.signed() {
-            self.b.ins().sshr(r, n)
-        } else {
-            self.b.ins().ushr(r, n)
-        };
-        let lost = self.b.ins().icmp(IntCC::NotEqual, back, x);
-        self.trap_if(lost, TrapKind::Overflow, span);
-        r
+        // Owner's rule (LANGUAGE.md 12.3): the bits pushed out of the type are dropped. A
+        // value lives in a register of its type's width, so `ishl` keeps exactly its low bits.
+        self.b.ins().ishl(x, n)
     }
 
     /// `v as to` from `from`: integers must fit, floats are truncated and must then fit.

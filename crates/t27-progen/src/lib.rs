@@ -164,8 +164,19 @@ impl Gen {
             4 => {
                 let op = *self.r.pick(&["<<", ">>"]);
                 let a = self.int_expr(t, scope, depth - 1);
-                let n = self.r.below(t.bits() as u64 + 2);
-                format!("({a} {op} ({n} as u32))")
+                let mut n = self.r.below(t.bits() as u64 + 2);
+                if n < t.bits() as u64 {
+                    return format!("({a} {op} ({n} as u32))");
+                }
+                // A constant amount at or past the width is refused when the spec is checked
+                // (E3004, LANGUAGE.md 6), so the amount that traps is made known only at run
+                // time: zero read from a variable is added. Without a variable it stays in range.
+                if scope.vars.is_empty() {
+                    n = t.bits() as u64 - 1;
+                    return format!("({a} {op} ({n} as u32))");
+                }
+                let v = self.r.pick(&scope.vars).0.clone();
+                format!("({a} {op} (({n} as u32) + (({v} & 0) as u32)))")
             }
             5 => {
                 let from = *self.r.pick(&INT_TYPES);

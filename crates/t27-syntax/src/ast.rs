@@ -200,6 +200,8 @@ pub enum AssignOp {
     Add,
     Sub,
     Mul,
+    Shl,
+    Shr,
 }
 
 /// Statements are held by the million in a large spec: an expression beside other fields is

@@ -119,6 +119,10 @@ pub enum Token<'src> {
     MinusEq,
     #[token("*=")]
     StarEq,
+    #[token("<<=")]
+    ShlEq,
+    #[token(">>=")]
+    ShrEq,
     #[token("==")]
     EqEq,
     #[token("!=")]
@@ -253,6 +257,8 @@ impl Token<'_> {
             Token::PlusEq => "+=",
             Token::MinusEq => "-=",
             Token::StarEq => "*=",
+            Token::ShlEq => "<<=",
+            Token::ShrEq => ">>=",
             Token::EqEq => "==",
             Token::NotEq => "!=",
             Token::Lt => "<",

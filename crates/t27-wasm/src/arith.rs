@@ -35,7 +35,7 @@ impl FnEmit<'_, '_> {
             self.code.push(I::I64Const(i64::from(t.bits())));
             self.code.push(I::I64GeU);
             self.trap_if(TrapKind::ShiftTooWide, span);
-            return self.shift(op, t, a, n, span);
+            return self.shift(op, t, a, n);
         }
         if matches!(op, BinOp::Div | BinOp::Rem) {
             self.get(b);
@@ -241,8 +241,9 @@ impl FnEmit<'_, '_> {
         Ok(())
     }
 
-    /// `a << n` or `a >> n`, `n` (an i64 in a local) already below the width.
-    fn shift(&mut self, op: BinOp, t: IntTy, a: u32, n: u32, span: Span) -> R<()> {
+    /// `a << n` or `a >> n`, `n` (an i64 in a local) already below the width. Owner's rule
+    /// (LANGUAGE.md 12.3): `<<` drops the bits pushed out of the type, never a trap.
+    fn shift(&mut self, op: BinOp, t: IntTy, a: u32, n: u32) -> R<()> {
         let signed = t.signed();
         if t.bits() <= 32 {
             self.get(a);
@@ -252,31 +253,33 @@ impl FnEmit<'_, '_> {
                 I::I64ExtendI32U
             });
             self.get(n);
-            if op == BinOp::Shl {
-                self.code.push(I::I64Shl);
-                self.fit_i64(t, TrapKind::Overflow, span);
-            } else {
+            if op == BinOp::Shr {
                 self.code.push(if signed { I::I64ShrS } else { I::I64ShrU });
+                self.code.push(I::I32WrapI64);
+                return Ok(());
             }
+            self.code.push(I::I64Shl);
             self.code.push(I::I32WrapI64);
+            // Back to the canonical form of a narrower type: its low bits, sign- or
+            // zero-extended to 32.
+            let up = 32 - t.bits() as i32;
+            if up > 0 {
+                self.code.push(I::I32Const(up));
+                self.code.push(I::I32Shl);
+                self.code.push(I::I32Const(up));
+                self.code.push(if signed { I::I32ShrS } else { I::I32ShrU });
+            }
             return Ok(());
         }
         self.get(a);
         self.get(n);
-        if op == BinOp::Shr {
-            self.code.push(if signed { I::I64ShrS } else { I::I64ShrU });
-            return Ok(());
-        }
-        self.code.push(I::I64Shl);
-        let r = self.stash_val(Repr::I64);
-        // Bits were lost when shifting back does not give `a` again.
-        self.get(r);
-        self.get(n);
-        self.code.push(if signed { I::I64ShrS } else { I::I64ShrU });
-        self.get(a);
-        self.code.push(I::I64Ne);
-        self.trap_if(TrapKind::Overflow, span);
-        self.get(r);
+        self.code.push(if op == BinOp::Shl {
+            I::I64Shl
+        } else if signed {
+            I::I64ShrS
+        } else {
+            I::I64ShrU
+        });
         Ok(())
     }
 

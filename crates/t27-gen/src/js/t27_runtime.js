@@ -149,8 +149,15 @@ function shiftAmount(b, bits, at) {
   return Number(b);
 }
 
-export function shl(a, b, bits, lo, hi, at) {
-  return fit(a * 2 ** shiftAmount(b, bits, at), lo, hi, at);
+/**
+ * `a << b` in a type of `bits` <= 32 bits. Owner's rule (LANGUAGE.md 12.3): the bits pushed out
+ * of the type are dropped, never a trap. JS's `<<` keeps the low 32 bits; the second pair of
+ * shifts keeps the type's low `bits`, sign-extended for a signed type.
+ */
+export function shl(a, b, bits, signed, at) {
+  const r = a << shiftAmount(b, bits, at);
+  const up = 32 - bits;
+  return signed ? (r << up) >> up : (r << up) >>> up;
 }
 
 export function shr(a, b, bits, at) {
@@ -224,9 +231,10 @@ export function xor64(a, b) {
   return int32(a) && int32(b) ? a ^ b : canon(BigInt(a) ^ BigInt(b));
 }
 
-export function shl64(a, b, bits, lo, hi, at) {
-  const n = shiftAmount(b, bits, at);
-  return fitBig(BigInt(a) << BigInt(n), lo, hi, at);
+/** `a << b` in a 64-bit type: the low 64 bits (owner's rule, as `shl`). */
+export function shl64(a, b, signed, at) {
+  const r = BigInt(a) << BigInt(shiftAmount(b, 64, at));
+  return canon(signed ? BigInt.asIntN(64, r) : BigInt.asUintN(64, r));
 }
 
 export function shr64(a, b, bits, at) {

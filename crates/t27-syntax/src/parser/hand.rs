@@ -331,6 +331,8 @@ fn assign_or_expr(inp: &mut Slice<'_, '_>) -> Option<StmtKind> {
         Some(Token::PlusEq) => AssignOp::Add,
         Some(Token::MinusEq) => AssignOp::Sub,
         Some(Token::StarEq) => AssignOp::Mul,
+        Some(Token::ShlEq) => AssignOp::Shl,
+        Some(Token::ShrEq) => AssignOp::Shr,
         _ => return Some(StmtKind::Expr(target)),
     };
     inp.skip();

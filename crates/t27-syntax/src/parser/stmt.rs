@@ -198,6 +198,8 @@ fn statement<'t, 's: 't, I: TokenInput<'t, 's>, E: SyntaxErr<'t, 's, I>>(
             Token::PlusEq => AssignOp::Add,
             Token::MinusEq => AssignOp::Sub,
             Token::StarEq => AssignOp::Mul,
+            Token::ShlEq => AssignOp::Shl,
+            Token::ShrEq => AssignOp::Shr,
         };
         let assign_or_expr = expr
             .clone()

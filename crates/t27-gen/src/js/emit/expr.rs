@@ -220,7 +220,7 @@ impl<'a> Emitter<'a> {
                 BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => {
                     format!("({a} {} {b})", op.symbol())
                 }
-                BinOp::Shl => format!("$.shl({a}, {b}, {bits}, {lo}, {hi}, {at})"),
+                BinOp::Shl => format!("$.shl({a}, {b}, {bits}, {}, {at})", t.signed()),
                 BinOp::Shr => format!("$.shr({a}, {b}, {bits}, {at})"),
                 _ => a.to_string(),
             }
@@ -234,7 +234,7 @@ impl<'a> Emitter<'a> {
                 BinOp::BitAnd => return format!("$.and64({a}, {b})"),
                 BinOp::BitOr => return format!("$.or64({a}, {b})"),
                 BinOp::BitXor => return format!("$.xor64({a}, {b})"),
-                BinOp::Shl => return format!("$.shl64({a}, {b}, {bits}, {lo}, {hi}, {at})"),
+                BinOp::Shl => return format!("$.shl64({a}, {b}, {}, {at})", t.signed()),
                 BinOp::Shr => return format!("$.shr64({a}, {b}, {bits}, {at})"),
                 _ => return a.to_string(),
             };

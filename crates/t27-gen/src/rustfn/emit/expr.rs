@@ -292,8 +292,10 @@ impl<'a> Emitter<'a> {
             BinOp::Div => format!("t27_rt::div({a}.checked_div({b}), {b} == 0, {at})"),
             BinOp::Rem => format!("t27_rt::rem({a}.checked_rem({b}), {b} == 0, {at})"),
             BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => format!("({a} {} {b})", op.symbol()),
+            // Owner's rule (LANGUAGE.md 12.3): the bits pushed out of the type are dropped,
+            // and `as` from i128 keeps exactly the type's low bits (two's complement).
             BinOp::Shl => format!(
-                "t27_rt::fit::<{name}>(({a} as i128) << t27_rt::shift({b} as i128, {}, {at}), t27_rt::OVERFLOW, {at})",
+                "((({a} as i128) << t27_rt::shift({b} as i128, {}, {at})) as {name})",
                 t.bits()
             ),
             BinOp::Shr => format!(
