@@ -119,7 +119,7 @@ fn from_folder(dir: &Path, paths: &[PathBuf], root: Option<&Path>) -> Result<Bas
         let old = dir.join(rel);
         looked_for.push(old.clone());
         if old.is_dir() {
-            for f in t27_build::files::collect(&[old.clone()]).0 {
+            for f in t27_build::files::collect(std::slice::from_ref(&old)).0 {
                 let below = f.strip_prefix(&old).unwrap_or(&f);
                 files.push(p.join(below));
             }

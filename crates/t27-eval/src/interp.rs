@@ -403,10 +403,7 @@ impl<'p> Machine<'p> {
             ExprKind::Global(id) => Root::Global(id),
             _ => self.place_path(frame, place, &mut path)?,
         };
-        let old = match op {
-            Some(_) => Some(load_at(self.root_slot(frame, &root), &path)),
-            None => None,
-        };
+        let old = op.map(|_| load_at(self.root_slot(frame, &root), &path));
         let v = match self.vars(frame).int(value) {
             Fast::Int(v) => Rt::Int(v),
             Fast::Trap(kind, span) => return trap(kind, span),

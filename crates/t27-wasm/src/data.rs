@@ -54,7 +54,7 @@ impl Data {
     }
 
     fn align(&mut self, to: usize) {
-        while !self.bytes.len().is_multiple_of(to) {
+        while self.bytes.len() % to != 0 {
             self.bytes.push(0);
         }
     }
