@@ -54,6 +54,7 @@ impl Checker {
                     "E3003" => "use an index below the length",
                     "E3004" => "shift by less than the width of the type, or widen it first",
                     "E3005" => "use a type wide enough for the value",
+                    "E3001" => "widen an operand first (`(A as u32) + 200`), or change the expression",
                     _ => "change the expression",
                 };
                 self.report(
@@ -112,12 +113,20 @@ impl Checker {
                 _ => Err(EvalError::Poisoned),
             },
             ExprKind::Unary(op, x) => match (op, self.eval(x)?) {
-                (UnOp::Neg, Value::Int(v)) => Ok(Value::Int(-v)),
+                (UnOp::Neg, Value::Int(v)) => in_its_type(Value::Int(-v), &e.ty, e.span),
                 (UnOp::Neg, Value::F64(v)) => Ok(Value::F64(-v)),
                 (UnOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
                 _ => Err(EvalError::Poisoned),
             },
-            ExprKind::Binary(op, l, r) => self.eval_binary(*op, l, r, e.span),
+            ExprKind::Binary(op, l, r) => {
+                let v = self.eval_binary(*op, l, r, e.span)?;
+                match op {
+                    BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
+                        in_its_type(v, &e.ty, e.span)
+                    }
+                    _ => Ok(v),
+                }
+            }
             ExprKind::Cast(x) => {
                 let v = self.eval(x)?;
                 cast(v, &e.ty, e.span, &self.program)
@@ -218,6 +227,27 @@ impl Checker {
             (BinOp::Shl, Ty::Int(t), Value::Int(v)) => Value::Int(t.wrap_big(&v)),
             (_, _, v) => v,
         })
+    }
+}
+
+/// Owner's rule (LANGUAGE.md 3): once a typed constant takes part, each operation is done in
+/// that type, as it would be at run time, and a result that leaves the type is a compile
+/// error at its span (`A + 200` with `A: u8 = 100`), even where the whole expression would
+/// fit at the end. An expression of untyped literals only is untyped, and stays exact.
+fn in_its_type(v: Value, ty: &Ty, span: Span) -> Result<Value, EvalError> {
+    match (&v, ty) {
+        (Value::Int(x), Ty::Int(t)) if !t.fits(x) => Err(EvalError::trap(
+            "E3001",
+            span,
+            format!(
+                "`{x}` does not fit `{}`: a typed constant takes part, so the operation is done in `{}` ({} to {})",
+                t.name(),
+                t.name(),
+                t.min(),
+                t.max()
+            ),
+        )),
+        _ => Ok(v),
     }
 }
 

@@ -333,8 +333,8 @@ codes! {
     }
     "E3001" "E3001-constant-out-of-range.t27" {
         "a constant whose computed value does not fit its type",
-        "Constants are computed with unbounded precision and then fitted to their declared type: the marked value is outside the type's range.",
-        fix: "Change the expression or use a wider type."
+        "An expression of untyped literals is computed with unbounded precision and then fitted to its type. Once a typed constant takes part, each operation is done in that type, as at run time (the owner's rule, LANGUAGE.md 3): `A + 200 - 200` with `A: u8 = 100` leaves `u8` at `A + 200`, even though the end result would fit. The marked value is outside the type's range.",
+        fix: "Widen an operand first (`(A as u32) + 200`), change the expression, or use a wider type."
     }
     "E3002" "E3002-constant-division-by-zero.t27" {
         "a division or remainder by zero in a constant",
