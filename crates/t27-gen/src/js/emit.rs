@@ -331,7 +331,7 @@ impl<'a> Emitter<'a> {
             StmtKind::Let { local, init } => {
                 let l = &self.locals_ty(*local);
                 let value = match init.kind {
-                    ExprKind::Undefined => self.zero(&l.0),
+                    ExprKind::Undefined => self.undefined(&l.0),
                     _ => self.expr(init),
                 };
                 let keyword = if l.1 { "let" } else { "const" };

@@ -265,7 +265,7 @@ impl<'a> Emitter<'a> {
             StmtKind::Let { local, init } => {
                 let (ty, mutable) = self.local_types[local.index()].clone();
                 let value = match init.kind {
-                    ExprKind::Undefined => self.zero(&ty),
+                    ExprKind::Undefined => self.undefined(&ty),
                     _ => self.expr(init),
                 };
                 let m = if mutable { "mut " } else { "" };
