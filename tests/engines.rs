@@ -437,7 +437,7 @@ fn json_lines_and_junit_are_well_formed() {
             s["passed"].as_u64(),
             s["failed"].as_u64()
         ),
-        (Some("summary"), Some(74), Some(57))
+        (Some("summary"), Some(74), Some(60))
     );
     let xml = t27_run::junit(&checked, &reports);
     let doc = roxmltree::Document::parse(&xml).expect("JUnit XML parses");
@@ -463,5 +463,5 @@ fn json_lines_and_junit_are_well_formed() {
         .descendants()
         .filter(|n| n.has_tag_name("error"))
         .count();
-    assert_eq!(failures + errors, 57);
+    assert_eq!(failures + errors, 60);
 }

@@ -336,7 +336,17 @@ impl<'a> Emitter<'a> {
     /// ([`t27_ir::undefined`]).
     pub fn undefined(&mut self, ty: &Ty) -> String {
         match ty {
-            Ty::Int(t) => int_literal(&t27_ir::undefined::int(*t).into()),
+            Ty::Int(t) => {
+                let lit = int_literal(&t27_ir::undefined::int(*t).into());
+                // A 64-bit integer is `number | bigint` in TypeScript: the value is given that
+                // type, else the local is narrowed to `bigint` by it and comparing it with a
+                // `number` (`s == 1`) is refused by tsc.
+                if self.typed && t.bits() == 64 {
+                    format!("({lit} as {})", self.ty(ty, false))
+                } else {
+                    lit
+                }
+            }
             Ty::F64 => f64_literal(t27_ir::undefined::f64()),
             Ty::Array(e, n) => {
                 let x = self.undefined(e);
