@@ -63,7 +63,8 @@ impl Rt {
         }
     }
 
-    /// Zeroed memory: what a local holds before its declaration runs.
+    /// Zeroed memory: what a local holds before its declaration runs, and what a switch
+    /// without a matching arm gives.
     pub fn zero(ty: &Ty, p: &Program) -> Rt {
         match ty {
             Ty::Int(_) | Ty::UntypedInt => Rt::Int(0),
