@@ -389,7 +389,8 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Zeroed memory: what a switch without a matching arm gives.
+    /// Zeroed memory: what a switch without a matching arm gives, and a declaration whose
+    /// value could not be computed.
     pub fn zero(&mut self, ty: &Ty) -> String {
         match ty {
             Ty::Int(t) => format!("0{}", t.name()),
