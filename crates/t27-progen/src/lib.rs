@@ -417,7 +417,8 @@ pub fn program(seed: u64) -> String {
 fn undefined_int(t: IntTy) -> i128 {
     let (min, max) = (t.min(), t.max());
     let span = max - min + 1;
-    // `span / 256 * 0xAA` has 0xAA in every byte; a signed type reads it as negative.
+    // `(span - 1) / 255` is 0x01 in every byte, so times 0xAA it is 0xAA in every byte; a
+    // signed type reads that as negative.
     let bytes = (span - 1) / 255 * 0xAA;
     if min < 0 { bytes - span } else { bytes }
 }
