@@ -47,6 +47,8 @@ fn random_programs_end_the_same_way_on_both_engines() {
     let mut fails = 0;
     // Blocks that fill byte arrays through `[]u8` views: (ran, passed, trapped).
     let mut views = (0, 0, 0);
+    // Blocks that read `undefined` memory (0xAA bytes): (ran, passed, failed).
+    let mut fills = (0, 0, 0);
     for seed in (0..CASES).chain(REGRESSIONS) {
         let source = t27_progen::program(seed);
         let path = PathBuf::from(format!("generated/seed{seed}.t27"));
@@ -79,6 +81,11 @@ fn random_programs_end_the_same_way_on_both_engines() {
             views.1 += usize::from(o.ends_with("Ran(Pass)"));
             views.2 += usize::from(o.contains("Trap"));
         }
+        for o in eval.iter().filter(|o| o.starts_with("ufills")) {
+            fills.0 += 1;
+            fills.1 += usize::from(o.ends_with("Ran(Pass)"));
+            fills.2 += usize::from(o.contains("Fail"));
+        }
     }
     // The generator must exercise failures and traps, not only passing blocks.
     assert!(
@@ -88,5 +95,9 @@ fn random_programs_end_the_same_way_on_both_engines() {
     assert!(
         views.0 > 300 && views.1 > 100 && views.2 > 100,
         "view blocks: {views:?} (ran, passed, trapped)"
+    );
+    assert!(
+        fills.0 > 300 && fills.1 > 100 && fills.2 > 100,
+        "undefined blocks: {fills:?} (ran, passed, failed)"
     );
 }

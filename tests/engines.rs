@@ -438,7 +438,7 @@ fn json_lines_and_junit_are_well_formed() {
             s["passed"].as_u64(),
             s["failed"].as_u64()
         ),
-        (Some("summary"), Some(79), Some(61))
+        (Some("summary"), Some(91), Some(64))
     );
     let xml = t27_run::junit(&checked, &reports);
     let doc = roxmltree::Document::parse(&xml).expect("JUnit XML parses");
@@ -464,5 +464,5 @@ fn json_lines_and_junit_are_well_formed() {
         .descendants()
         .filter(|n| n.has_tag_name("error"))
         .count();
-    assert_eq!(failures + errors, 61);
+    assert_eq!(failures + errors, 64);
 }

@@ -102,7 +102,7 @@ impl Checker {
                 what: "a writable view",
                 span: e.span,
             }),
-            ExprKind::Undefined => Ok(zero_value(&e.ty, &self.program)),
+            ExprKind::Undefined => Ok(t27_ir::undefined::value(&e.ty, &self.program)),
             ExprKind::Len(x) => match self.eval(x)? {
                 Value::Str(s) => Ok(Value::Int(BigInt::from(s.len()))),
                 Value::Array(a) => Ok(Value::Int(BigInt::from(a.len()))),
@@ -353,24 +353,4 @@ pub(crate) fn cast(v: Value, ty: &Ty, span: Span, program: &Program) -> Result<V
 
 pub(crate) fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     needle.is_empty() || haystack.windows(needle.len()).any(|w| w == needle)
-}
-
-/// The value `undefined` stands for: zeroes, empty strings, `false`.
-pub(crate) fn zero_value(ty: &Ty, program: &Program) -> Value {
-    match ty {
-        Ty::Int(_) | Ty::UntypedInt | Ty::Error | Ty::Void => Value::Int(BigInt::zero()),
-        Ty::Bool => Value::Bool(false),
-        Ty::Str | Ty::MutSlice => Value::Str(Vec::new()),
-        Ty::F64 => Value::F64(0.0),
-        Ty::Array(t, n) => Value::Array((0..*n).map(|_| zero_value(t, program)).collect()),
-        Ty::Tuple(ts) => Value::Tuple(ts.iter().map(|t| zero_value(t, program)).collect()),
-        Ty::Struct(id) => {
-            Value::Struct(program.structs.get(id.index()).map_or_else(Vec::new, |s| {
-                s.fields
-                    .iter()
-                    .map(|f| zero_value(&f.ty, program))
-                    .collect()
-            }))
-        }
-    }
 }

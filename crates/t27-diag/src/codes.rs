@@ -293,7 +293,7 @@ codes! {
     }
     "E2021" "E2021-misplaced-undefined.t27" {
         "`undefined` used as a value",
-        "`undefined` only initialises a `var` local whose value is filled in later (an array is read as zeros). It is not a value to compute with.",
+        "`undefined` only initialises a `var` (a local or a module `var`) whose value is filled in later; until written, its bytes read as 0xAA, as in the reference's Debug build (a `u8` is 170, a `bool` false). It is not a value to compute with.",
         fix: "Initialise the variable with a real value, or assign before use."
     }
     "E2022" "E2022-bad-address-of.t27" {

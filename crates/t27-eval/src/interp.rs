@@ -290,7 +290,7 @@ impl<'p> Machine<'p> {
         match &s.kind {
             StmtKind::Let { local, init } => {
                 let v = match init.kind {
-                    ExprKind::Undefined => Rt::zero(&init.ty, self.p),
+                    ExprKind::Undefined => Rt::undefined(&init.ty, self.p),
                     _ => self.eval(frame, init)?,
                 };
                 frame[local.index()] = v;
@@ -664,7 +664,7 @@ impl<'p> Machine<'p> {
                     None => Rt::zero(&e.ty, self.p),
                 }
             }
-            ExprKind::Undefined => Rt::zero(&e.ty, self.p),
+            ExprKind::Undefined => Rt::undefined(&e.ty, self.p),
             ExprKind::Counted { value, tally } => {
                 let v = self.eval(frame, value)?;
                 match *tally {

@@ -63,7 +63,8 @@ impl Rt {
         }
     }
 
-    /// The value `undefined` and zeroed memory stand for.
+    /// Zeroed memory: what a local holds before its declaration runs, and what a switch
+    /// without a matching arm gives.
     pub fn zero(ty: &Ty, p: &Program) -> Rt {
         match ty {
             Ty::Int(_) | Ty::UntypedInt => Rt::Int(0),
@@ -80,6 +81,27 @@ impl Rt {
                     .collect(),
             ),
             Ty::Void | Ty::Error => Rt::Unit,
+        }
+    }
+
+    /// What memory set to `undefined` reads as: 0xAA bytes, `false`, empty strings
+    /// ([`t27_ir::undefined`]).
+    pub fn undefined(ty: &Ty, p: &Program) -> Rt {
+        match ty {
+            Ty::Int(t) => Rt::Int(t27_ir::undefined::int(*t)),
+            Ty::F64 => Rt::F64(t27_ir::undefined::f64()),
+            Ty::Array(t, n) => Rt::Agg((0..*n).map(|_| Rt::undefined(t, p)).collect()),
+            Ty::Tuple(ts) => Rt::Agg(ts.iter().map(|t| Rt::undefined(t, p)).collect()),
+            Ty::Struct(id) => Rt::Agg(
+                p.structs[id.index()]
+                    .fields
+                    .iter()
+                    .map(|f| Rt::undefined(&f.ty, p))
+                    .collect(),
+            ),
+            Ty::UntypedInt | Ty::Bool | Ty::Str | Ty::MutSlice | Ty::Void | Ty::Error => {
+                Rt::zero(ty, p)
+            }
         }
     }
 

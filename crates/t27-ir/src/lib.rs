@@ -11,6 +11,7 @@ mod counters;
 mod outcome;
 mod program;
 mod types;
+pub mod undefined;
 mod value;
 mod walk;
 

@@ -193,7 +193,8 @@ pub struct Stmt {
 /// boxed, so that no statement is larger than an `assert`.
 #[derive(Debug, Clone)]
 pub enum StmtKind {
-    /// `var`, `let` or `const` local. `init` of kind `Undefined` leaves the value zeroed.
+    /// `var`, `let` or `const` local. `init` of kind `Undefined` fills it as
+    /// [`crate::undefined`] says (0xAA bytes).
     Let {
         local: LocalId,
         init: Expr,
@@ -288,7 +289,7 @@ pub enum ExprKind {
     View(Box<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Switch(Box<Expr>, Vec<SwitchArm>, Option<Box<Expr>>),
-    /// `undefined` as the initialiser of a `var`: zeroes.
+    /// `undefined` as the initialiser of a `var`: 0xAA bytes ([`crate::undefined`]).
     Undefined,
     /// Coverage: `value`, adding one to a counter as `tally` says. Only in a program
     /// `t27-cover` instrumented.

@@ -226,7 +226,7 @@ impl FnTranslator<'_, '_, '_> {
                 self.b.switch_to_block(join);
                 self.joined(join, &e.ty)
             }
-            ExprKind::Undefined => self.zero_value(&e.ty),
+            ExprKind::Undefined => self.undefined_value(&e.ty),
             ExprKind::Counted { value, tally } => {
                 let v = self.expr(value);
                 match *tally {
@@ -267,6 +267,19 @@ impl FnTranslator<'_, '_, '_> {
             Ty::Str | Ty::MutSlice => Val::Str(ps[0], ps[1]),
             t if is_aggregate(t) => Val::Agg(ps[0]),
             _ => ps.first().map_or(Val::Unit, |v| Val::One(*v)),
+        }
+    }
+
+    /// What `undefined` of type `ty` reads as ([`t27_ir::undefined`]).
+    fn undefined_value(&mut self, ty: &Ty) -> Val {
+        match ty {
+            t if is_aggregate(t) => {
+                let addr = self.temp(t);
+                self.undefined_memory(addr, t);
+                Val::Agg(addr)
+            }
+            Ty::Int(_) | Ty::Bool | Ty::F64 => Val::One(self.undefined_scalar(ty)),
+            _ => self.zero_value(ty),
         }
     }
 

@@ -2,7 +2,7 @@
 //! side's reading and writing of such memory (constants, module `var`s, failure values).
 
 use num_traits::ToPrimitive;
-use t27_ir::{IntTy, Program, Shown, Ty, Value};
+use t27_ir::{IntTy, Program, Shown, Ty, Value, undefined};
 
 /// Size and alignment in bytes. Integers and `bool` are their natural size; `f64` 8; a string
 /// is a pointer and a length (16); arrays repeat their element; tuples and structs lay their
@@ -72,6 +72,35 @@ pub fn field_offset(ty: &Ty, i: usize, p: &Program) -> u64 {
 pub fn stride(elem: &Ty, p: &Program) -> u64 {
     let (s, a) = size_align(elem, p);
     round_up(s, a)
+}
+
+/// The bytes of `undefined` memory of type `ty` ([`t27_ir::undefined`]): 0xAA, with every
+/// `bool` byte and string (pointer and length) zeroed, so that they read `false` and empty.
+pub fn undefined_bytes(ty: &Ty, p: &Program) -> Vec<u8> {
+    let (size, _) = size_align(ty, p);
+    let mut out = vec![undefined::BYTE; size as usize];
+    zero_holes(&mut out, 0, ty, p);
+    out
+}
+
+/// Zeroes the `bool`s and strings of a value of type `ty` at `at` in `out`.
+fn zero_holes(out: &mut [u8], at: usize, ty: &Ty, p: &Program) {
+    match ty {
+        Ty::Bool => out[at] = 0,
+        Ty::Str | Ty::MutSlice => out[at..at + 16].fill(0),
+        Ty::Array(e, n) if undefined::fill(e, p) != undefined::Fill::Bytes => {
+            let step = stride(e, p) as usize;
+            for i in 0..*n as usize {
+                zero_holes(out, at + i * step, e, p);
+            }
+        }
+        Ty::Tuple(_) | Ty::Struct(_) => {
+            for (i, f) in fields(ty, p).iter().enumerate() {
+                zero_holes(out, at + field_offset(ty, i, p) as usize, f, p);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Keeps the bytes of strings written into native memory alive as long as the code runs.

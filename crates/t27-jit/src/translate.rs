@@ -204,6 +204,69 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
         }
     }
 
+    /// Sets a local declared `= undefined` to what such memory reads as: 0xAA bytes, with
+    /// `bool`s false and strings empty ([`t27_ir::undefined`]).
+    fn undefined_local(&mut self, id: LocalId, store: LocalStore) {
+        let ty = self.local_tys[id.index()].clone();
+        match store {
+            LocalStore::Scalar(v) => {
+                let x = self.undefined_scalar(&ty);
+                self.b.def_var(v, x);
+            }
+            LocalStore::Agg(v) => {
+                let addr = self.temp(&ty);
+                self.undefined_memory(addr, &ty);
+                self.b.def_var(v, addr);
+            }
+            LocalStore::Str(..) | LocalStore::None => self.init_local(id, store),
+        }
+    }
+
+    /// The scalar an `undefined` integer, `f64` or `bool` reads as.
+    pub fn undefined_scalar(&mut self, ty: &Ty) -> Value {
+        match ty {
+            Ty::F64 => self.b.ins().f64const(t27_ir::undefined::f64()),
+            Ty::Int(t) => {
+                let ct = abi_parts(ty).first().copied().unwrap_or(types::I64);
+                // `iconst` takes the bits as an i64; the narrow types keep their low bits.
+                let bits = t27_ir::undefined::int(*t) as i64;
+                let bits = match ct.bits() {
+                    64 => bits,
+                    n => bits & ((1i64 << n) - 1),
+                };
+                self.b.ins().iconst(ct, bits)
+            }
+            _ => self.zero_scalar(ty),
+        }
+    }
+
+    /// Fills the memory of a value of type `ty` at `addr` as `undefined` does: one `memset`
+    /// of 0xAA when the type holds no `bool` or string, else a copy of its pattern.
+    pub fn undefined_memory(&mut self, addr: Value, ty: &Ty) {
+        match t27_ir::undefined::fill(ty, self.s.p) {
+            t27_ir::undefined::Fill::Bytes => {
+                let (size, _) = layout::size_align(ty, self.s.p);
+                let byte = self
+                    .b
+                    .ins()
+                    .iconst(types::I8, i64::from(t27_ir::undefined::BYTE));
+                let len = self.b.ins().iconst(types::I64, size as i64);
+                let cfg = self.s.module.target_config();
+                self.b.call_memset(cfg, addr, byte, len);
+            }
+            t27_ir::undefined::Fill::Zeroes => self.zero_memory(addr, ty),
+            t27_ir::undefined::Fill::Mixed => {
+                // The pattern lives in the arena as long as the code does.
+                let bytes = layout::undefined_bytes(ty, self.s.p);
+                let (ptr, len) = self.s.arena.intern(&bytes);
+                let src = self.b.ins().iconst(types::I64, ptr as i64);
+                let len = self.b.ins().iconst(types::I64, len as i64);
+                let cfg = self.s.module.target_config();
+                self.b.call_memcpy(cfg, addr, src, len);
+            }
+        }
+    }
+
     pub fn zero_scalar(&mut self, ty: &Ty) -> Value {
         match ty {
             Ty::F64 => self.b.ins().f64const(0.0),
@@ -429,16 +492,12 @@ impl<'a, 'b, 'p> FnTranslator<'a, 'b, 'p> {
     fn stmt(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Let { local, init } => {
-                let v = match init.kind {
-                    ExprKind::Undefined => None,
-                    _ => Some(self.expr(init)),
-                };
-                match v {
-                    Some(v) => self.store_local(*local, v),
-                    None => {
-                        let store = self.locals[local.index()];
-                        self.init_local(*local, store);
-                    }
+                if let ExprKind::Undefined = init.kind {
+                    let store = self.locals[local.index()];
+                    self.undefined_local(*local, store);
+                } else {
+                    let v = self.expr(init);
+                    self.store_local(*local, v);
                 }
             }
             StmtKind::LetTuple { locals, init } => {

@@ -417,7 +417,83 @@ pub fn program(seed: u64) -> String {
         &mut g.out,
         Rng(seed.wrapping_mul(0x9FB2_1C65_1E98_DF25) | 1),
     );
+    undefined_fills(
+        &mut g.out,
+        Rng(seed.wrapping_mul(0xE703_7ED1_A0B4_28DB) | 1),
+    );
     g.out
+}
+
+/// What an `undefined` integer of type `t` reads as: every byte 0xAA (LANGUAGE.md 17.2).
+fn undefined_int(t: IntTy) -> i128 {
+    let (min, max) = (t.min(), t.max());
+    let span = max - min + 1;
+    // `(span - 1) / 255` is 0x01 in every byte, so times 0xAA it is 0xAA in every byte; a
+    // signed type reads that as negative.
+    let bytes = (span - 1) / 255 * 0xAA;
+    if min < 0 { bytes - span } else { bytes }
+}
+
+/// `undefined` of every integer type, in module `var` arrays, local arrays and scalars and a
+/// struct with a `bool` between its integers: elements read before and after writes, through a
+/// function whose local starts over on each call. The asserts compare with the 0xAA value (most
+/// pass) or with a guess (which shows the value the engines read).
+fn undefined_fills(out: &mut String, mut r: Rng) {
+    for v in 0..r.below(2) + 1 {
+        let t = *r.pick(&INT_TYPES);
+        let u = *r.pick(&INT_TYPES);
+        let (tn, un) = (t.name(), u.name());
+        let n = r.below(4) + 1;
+        let _ = writeln!(out, "pub var ufill{v} : [{n}]{tn} = undefined;");
+        let _ = writeln!(out, "pub struct UCell{v} {{ a: {tn}, on: bool, b: {un} }}");
+        let _ = writeln!(
+            out,
+            "pub fn uread{v}(k: usize, x: {tn}) -> {tn} {{\nvar loc : [{n}]{tn} = undefined;\nif (k < {n}) {{ loc[k] = x; }}\nreturn loc[{}];\n}}",
+            r.below(n)
+        );
+        for b in 0..r.below(3) + 1 {
+            let _ = writeln!(out, "test ufills{v}_{b} {{");
+            let _ = writeln!(out, "var c : UCell{v} = undefined;");
+            let _ = writeln!(out, "var s : {un} = undefined;");
+            for _ in 0..r.below(4) + 1 {
+                let want = |r: &mut Rng, t: IntTy| {
+                    if r.chance(70) {
+                        undefined_literal(t)
+                    } else {
+                        literal(r, t)
+                    }
+                };
+                let line = match r.below(6) {
+                    0 => format!("assert ufill{v}[{}] == {};", r.below(n), want(&mut r, t)),
+                    1 => format!("ufill{v}[{}] = {};", r.below(n), literal(&mut r, t)),
+                    2 => {
+                        let k = r.below(n + 1);
+                        let x = literal(&mut r, t);
+                        format!("assert uread{v}({k}, {x}) == {};", want(&mut r, t))
+                    }
+                    3 => format!("assert c.a == {} and !c.on;", want(&mut r, t)),
+                    4 => format!("assert c.b == {} or c.on;", want(&mut r, u)),
+                    _ => format!("assert s == {};", want(&mut r, u)),
+                };
+                let _ = writeln!(out, "{line}");
+            }
+            if r.chance(40) {
+                let _ = writeln!(out, "c.on = true;\nc.b = {};", literal(&mut r, u));
+                let _ = writeln!(out, "assert c.on and c.a == {};", undefined_literal(t));
+            }
+            let _ = writeln!(out, "}}");
+        }
+    }
+}
+
+/// The 0xAA value of `t` as a typed literal.
+fn undefined_literal(t: IntTy) -> String {
+    let x = undefined_int(t);
+    if x < 0 {
+        format!("(({x}) as {})", t.name())
+    } else {
+        format!("({x} as {})", t.name())
+    }
 }
 
 /// A string literal of up to `max` bytes from a small alphabet (so that strings often match).

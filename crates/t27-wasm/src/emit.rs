@@ -212,7 +212,19 @@ impl<'c, 'p> FnEmit<'c, 'p> {
         }
     }
 
-    /// The zero of a type (what `undefined` and a switch without a match give).
+    /// What `undefined` of scalar type `ty` reads as: 0xAA bytes, `false`, an empty string
+    /// (t27_ir::undefined), in the canonical form of its representation.
+    fn undefined(&mut self, ty: &Ty) -> R<()> {
+        match (ty, Repr::of(ty)?) {
+            (Ty::Int(t), Repr::I32) => self.op(I::I32Const(undefined::int(*t) as i32)),
+            (Ty::Int(t), _) => self.op(I::I64Const(undefined::int(*t) as i64)),
+            (Ty::F64, _) => self.op(I::F64Const(undefined::f64().into())),
+            _ => return self.zero(ty),
+        }
+        Ok(())
+    }
+
+    /// The zero of a type (what a switch without a match gives).
     fn zero(&mut self, ty: &Ty) -> R<()> {
         match Repr::of(ty)? {
             Repr::I32 => self.op(I::I32Const(0)),
@@ -313,7 +325,7 @@ impl<'c, 'p> FnEmit<'c, 'p> {
                 };
                 let ty = ty.clone();
                 match init.kind {
-                    ExprKind::Undefined => self.zero(&ty)?,
+                    ExprKind::Undefined => self.undefined(&ty)?,
                     _ => self.expr_at(init, &ty)?,
                 }
                 self.set_local(first, Repr::of(&ty)?);
@@ -659,7 +671,7 @@ impl<'c, 'p> FnEmit<'c, 'p> {
                 self.close();
             }
             ExprKind::Switch(x, arms, default) => self.switch(e, x, arms, default.as_deref())?,
-            ExprKind::Undefined => self.zero(&e.ty)?,
+            ExprKind::Undefined => self.undefined(&e.ty)?,
             ExprKind::Counted { value, .. } => self.expr(value)?,
             ExprKind::Field(..) => return Err("struct and tuple fields".into()),
             ExprKind::Array(_) => return Err("array values".into()),

@@ -213,14 +213,21 @@ impl FnEmit<'_, '_> {
         Ok(())
     }
 
-    /// Sets the array of type `ty` at the address in local `at` to `value`: zeroes, the
+    /// Sets the array of type `ty` at the address in local `at` to `value`: `undefined`, the
     /// elements of a literal one by one, or a copy of another array.
     pub fn set_array(&mut self, at: u32, ty: &Ty, value: &Expr) -> R<()> {
         let size = size_of(ty).ok_or("arrays of tuples or structs")?;
         match &value.kind {
             ExprKind::Undefined => {
+                // 0xAA bytes, as the reference's Debug build fills `undefined` memory; an
+                // array of `bool`s or strings is zeroed (false, empty: t27_ir::undefined).
+                let byte = match undefined::fill(ty, self.cx.p) {
+                    undefined::Fill::Bytes => undefined::BYTE,
+                    undefined::Fill::Zeroes => 0,
+                    undefined::Fill::Mixed => return Err("arrays of structs".into()),
+                };
                 self.code.push(I::LocalGet(at));
-                self.code.push(I::I32Const(0));
+                self.code.push(I::I32Const(i32::from(byte)));
                 self.code.push(I::I32Const(size as i32));
                 self.code.push(I::MemoryFill(0));
             }

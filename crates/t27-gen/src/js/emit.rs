@@ -127,14 +127,16 @@ impl<'a> Emitter<'a> {
 
     fn site(&mut self, span: Span, sides: Option<(Ty, Ty)>) -> String {
         let at = (self.place)(self.module, span);
-        self.sites.insert(
-            at.clone(),
-            Site {
-                module: self.module,
-                span,
-                sides,
-            },
-        );
+        // `assert a == b and c` asserts its operands one by one at the same span: the sides of
+        // the comparison stay recorded when an operand without sides follows it.
+        let site = self.sites.entry(at.clone()).or_insert(Site {
+            module: self.module,
+            span,
+            sides: None,
+        });
+        if sides.is_some() {
+            site.sides = sides;
+        }
         serde_json::Value::String(at).to_string()
     }
 
@@ -331,7 +333,7 @@ impl<'a> Emitter<'a> {
             StmtKind::Let { local, init } => {
                 let l = &self.locals_ty(*local);
                 let value = match init.kind {
-                    ExprKind::Undefined => self.zero(&l.0),
+                    ExprKind::Undefined => self.undefined(&l.0),
                     _ => self.expr(init),
                 };
                 let keyword = if l.1 { "let" } else { "const" };

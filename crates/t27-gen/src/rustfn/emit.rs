@@ -90,14 +90,16 @@ impl<'a> Emitter<'a> {
 
     fn site(&mut self, span: Span, sides: Option<(Ty, Ty)>) -> String {
         let at = (self.place)(self.module, span);
-        self.sites.insert(
-            at.clone(),
-            Site {
-                module: self.module,
-                span,
-                sides,
-            },
-        );
+        // `assert a == b and c` asserts its operands one by one at the same span: the sides of
+        // the comparison stay recorded when an operand without sides follows it.
+        let site = self.sites.entry(at.clone()).or_insert(Site {
+            module: self.module,
+            span,
+            sides: None,
+        });
+        if sides.is_some() {
+            site.sides = sides;
+        }
         format!("{at:?}")
     }
 
@@ -265,7 +267,7 @@ impl<'a> Emitter<'a> {
             StmtKind::Let { local, init } => {
                 let (ty, mutable) = self.local_types[local.index()].clone();
                 let value = match init.kind {
-                    ExprKind::Undefined => self.zero(&ty),
+                    ExprKind::Undefined => self.undefined(&ty),
                     _ => self.expr(init),
                 };
                 let m = if mutable { "mut " } else { "" };

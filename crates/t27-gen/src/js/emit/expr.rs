@@ -144,7 +144,7 @@ impl<'a> Emitter<'a> {
                 format!("({} ? {} : {})", self.raw(c), self.expr(a), self.expr(b))
             }
             ExprKind::Switch(x, arms, default) => self.switch(x, arms, default.as_deref(), &e.ty),
-            ExprKind::Undefined => self.zero(&e.ty),
+            ExprKind::Undefined => self.undefined(&e.ty),
             // Coverage probes count on the engines only: a mirror computes the value.
             ExprKind::Counted { value, .. } => self.raw(value),
             ExprKind::Error => "undefined".into(),
@@ -332,7 +332,50 @@ impl<'a> Emitter<'a> {
         format!("$s{n}")
     }
 
-    /// The value `undefined` and zeroed memory stand for.
+    /// What `undefined` of type `ty` reads as: 0xAA bytes, `false`, empty strings
+    /// ([`t27_ir::undefined`]).
+    pub fn undefined(&mut self, ty: &Ty) -> String {
+        match ty {
+            Ty::Int(t) => {
+                let lit = int_literal(&t27_ir::undefined::int(*t).into());
+                // A 64-bit integer is `number | bigint` in TypeScript: the value is given that
+                // type, else the local is narrowed to `bigint` by it and comparing it with a
+                // `number` (`s == 1`) is refused by tsc.
+                if self.typed && t.bits() == 64 {
+                    format!("({lit} as {})", self.ty(ty, false))
+                } else {
+                    lit
+                }
+            }
+            Ty::F64 => f64_literal(t27_ir::undefined::f64()),
+            Ty::Array(e, n) => {
+                let x = self.undefined(e);
+                let annot = if self.typed {
+                    format!("<{}>", self.ty(e, false))
+                } else {
+                    String::new()
+                };
+                // In parentheses: a struct's `{ ... }` after `=>` would be read as a block.
+                format!("$.fill{annot}({n}, () => ({x}))")
+            }
+            Ty::Tuple(ts) => {
+                let items: Vec<String> = ts.iter().map(|t| self.undefined(t)).collect();
+                format!("[{}]", items.join(", "))
+            }
+            Ty::Struct(id) => {
+                let fields = self.p.structs[id.index()].fields.clone();
+                let items: Vec<String> = fields
+                    .iter()
+                    .map(|f| format!("{}: {}", js_key(&f.name), self.undefined(&f.ty)))
+                    .collect();
+                format!("{{ {} }}", items.join(", "))
+            }
+            _ => self.zero(ty),
+        }
+    }
+
+    /// Zeroed memory: what a switch without a matching arm gives, and a declaration whose
+    /// value could not be computed.
     pub fn zero(&mut self, ty: &Ty) -> String {
         match ty {
             Ty::Int(_) | Ty::UntypedInt | Ty::F64 => "0".into(),
@@ -346,7 +389,7 @@ impl<'a> Emitter<'a> {
                 } else {
                     String::new()
                 };
-                format!("$.fill{annot}({n}, () => {z})")
+                format!("$.fill{annot}({n}, () => ({z}))")
             }
             Ty::Tuple(ts) => {
                 let items: Vec<String> = ts.iter().map(|t| self.zero(t)).collect();

@@ -230,7 +230,7 @@ impl<'a> Emitter<'a> {
                 }
                 text
             }
-            ExprKind::Undefined => self.zero(&e.ty),
+            ExprKind::Undefined => self.undefined(&e.ty),
             // Coverage probes count on the engines only: a mirror computes the value.
             ExprKind::Counted { value, .. } => self.raw(value),
             ExprKind::Error => "()".into(),
@@ -360,7 +360,39 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// The value `undefined` and zeroed memory stand for.
+    /// What `undefined` of type `ty` reads as: 0xAA bytes, `false`, empty strings
+    /// ([`t27_ir::undefined`]).
+    pub fn undefined(&mut self, ty: &Ty) -> String {
+        match ty {
+            Ty::Int(t) => int_literal(&t27_ir::undefined::int(*t).into(), Some(*t)),
+            Ty::F64 => f64_literal(t27_ir::undefined::f64()),
+            Ty::Array(e, n) if crate::js::holds_str(self.p, e) => {
+                format!(
+                    "std::array::from_fn::<_, {n}, _>(|_| {})",
+                    self.undefined(e)
+                )
+            }
+            Ty::Array(e, n) => format!("[{}; {n}]", self.undefined(e)),
+            Ty::Tuple(ts) => {
+                let items: Vec<String> = ts.iter().map(|t| self.undefined(t)).collect();
+                format!("({},)", items.join(", "))
+            }
+            Ty::Struct(id) => {
+                let s = &self.p.structs[id.index()];
+                let fields = s.fields.clone();
+                let name = names::rust(&s.decl.name);
+                let items: Vec<String> = fields
+                    .iter()
+                    .map(|f| format!("{}: {}", names::rust(&f.name), self.undefined(&f.ty)))
+                    .collect();
+                format!("{name} {{ {} }}", items.join(", "))
+            }
+            _ => self.zero(ty),
+        }
+    }
+
+    /// Zeroed memory: what a switch without a matching arm gives, and a declaration whose
+    /// value could not be computed.
     pub fn zero(&mut self, ty: &Ty) -> String {
         match ty {
             Ty::Int(t) => format!("0{}", t.name()),
