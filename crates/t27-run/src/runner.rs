@@ -55,8 +55,9 @@ pub struct RunOptions {
     /// lowers each block before it runs it) for fewer, where starting threads and handing
     /// blocks over would cost more than it saves.
     pub lowering_threads: Option<usize>,
-    /// How many threads run blocks (`parallel.rs`): `None` for one a core when the blocks
-    /// come to 64 KB of source or more on the evaluator or the tiered engine, one otherwise.
+    /// How many threads run blocks (`parallel.rs`): `None` for one a core when there are 64
+    /// blocks or more whose source comes to less than 64 KB (so that no thread lowers them
+    /// ahead: the cores are free), on the evaluator or the tiered engine; one otherwise.
     /// Every block starts from the declared module `var`s, so blocks are independent; the
     /// reports still come in declaration order. The JIT (one program for every block), the
     /// hosts and coverage runs always use one.
@@ -203,9 +204,13 @@ fn engine_threads(checked: &Checked, opts: &RunOptions, blocks: &[TestId]) -> us
         return 1;
     }
     let threads = opts.engine_threads.unwrap_or_else(|| {
-        let many = blocks.len() >= PARALLEL_FROM_BLOCKS
-            || crate::ahead::source_bytes(checked, blocks) >= crate::ahead::THREADS_FROM_BYTES;
-        if many {
+        // The other cores go to lowering the blocks when their source is large (`ahead.rs`),
+        // and to running them when many small blocks are lowered on this thread: the owner's
+        // byte loops. Both at once only made the cores take turns (and a million-assert
+        // replay held a quarter more memory).
+        let lowered_here =
+            crate::ahead::source_bytes(checked, blocks) < crate::ahead::THREADS_FROM_BYTES;
+        if blocks.len() >= PARALLEL_FROM_BLOCKS && lowered_here {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         } else {
             1
