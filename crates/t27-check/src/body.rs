@@ -19,6 +19,11 @@ pub(crate) struct BodyCtx {
     pub broken: bool,
     pub folded: u32,
     pub runtime: u32,
+    /// The binary128 values of the untyped floats lowered so far, by the span of the literal
+    /// node that stands for each (`floats.rs`).
+    pub exact: rustc_hash::FxHashMap<Span, rustc_apfloat::ieee::Quad>,
+    /// The untyped local `const`s and `let`s initialised from an untyped float.
+    pub exact_locals: rustc_hash::FxHashMap<LocalId, rustc_apfloat::ieee::Quad>,
 }
 
 impl BodyCtx {
@@ -35,6 +40,8 @@ impl BodyCtx {
             broken: false,
             folded: 0,
             runtime: 0,
+            exact: Default::default(),
+            exact_locals: Default::default(),
         }
     }
 
@@ -301,11 +308,26 @@ impl Checker {
                 }
             };
         if !tuple {
+            // An untyped `const` or `let` of an untyped float stays one (LANGUAGE.md 11.2); a
+            // `var` cannot hold one.
+            let exact = match declared {
+                None => self.exact_float_of(cx, &value),
+                Some(_) => None,
+            };
             let ty = match declared {
                 Some(t) => t,
+                None if exact.is_some() && kind == LocalKind::Var => {
+                    self.untyped_float_var(file, &value);
+                    Ty::Error
+                }
                 None => self.local_type(cx.module, &value),
             };
             let local = self.declare_local(cx, &names[0], ty, kind);
+            if let Some(q) = exact
+                && kind != LocalKind::Var
+            {
+                cx.exact_locals.insert(local, q);
+            }
             return StmtKind::Let { local, init: value };
         }
         let tys: Vec<Ty> = match &value.ty {

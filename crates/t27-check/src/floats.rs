@@ -1,0 +1,224 @@
+//! Untyped float arithmetic, folded in IEEE binary128 as Zig's `comptime_float` is
+//! (LANGUAGE.md 11.2).
+//!
+//! An untyped float (a float literal, an untyped constant or local `const` initialised from
+//! one, and `+ - * /` and unary minus between such values) has an exact binary128 value that
+//! the IR does not carry: the IR holds the value rounded once to `f64`, which is what every
+//! engine and host sees. The binary128 value lives beside the IR while a body or constant is
+//! lowered: in `BodyCtx::exact` by the span of the literal node that stands for it (a folded
+//! node is always a `Lit`), in `BodyCtx::exact_locals` for an untyped local `const`, and in
+//! `Checker::float_consts` for an untyped module constant. Operators consult it only when an
+//! operand is an `f64`, so integer expressions never reach this file.
+
+use crate::body::BodyCtx;
+use crate::checker::Checker;
+use num_bigint::BigInt;
+use rustc_apfloat::ieee::{Double, Quad};
+use rustc_apfloat::{Float, FloatConvert, Status};
+use t27_diag::{Code, Diagnostic, Span};
+use t27_ir::*;
+
+/// An exact untyped float, or an untyped integer literal met beside one (`3 * 0.1`).
+#[derive(Clone, Copy)]
+pub(crate) enum Exact {
+    Float(Quad),
+    /// An integer literal, converted (rounded to nearest, ties to even) when it meets a float.
+    Int(Quad),
+}
+
+impl Exact {
+    fn value(self) -> Quad {
+        match self {
+            Exact::Float(q) | Exact::Int(q) => q,
+        }
+    }
+}
+
+/// The binary128 value of a float literal's text (`1.5`, `2.5e3`, `1_000.0`): the decimal
+/// rounded to nearest, ties to even. `fallback` is the lexer's `f64`, widened exactly, for a
+/// spelling the decimal reader does not take.
+pub(crate) fn literal(text: &str, fallback: f64) -> Quad {
+    let clean: String = text
+        .chars()
+        .filter(|c| *c != '_' && !c.is_whitespace())
+        .collect();
+    clean.parse::<Quad>().unwrap_or_else(|_| widen(fallback))
+}
+
+/// An integer, rounded to binary128 (exact up to 113 bits).
+pub(crate) fn from_int(v: &BigInt) -> Quad {
+    v.to_string().parse::<Quad>().unwrap_or_else(|_| Quad::NAN)
+}
+
+/// The `f64` nearest `q`, ties to even: the one rounding at a typed boundary.
+pub(crate) fn to_f64(q: Quad) -> f64 {
+    let mut lost = false;
+    let d: Double = q.convert(&mut lost).value;
+    f64::from_bits(d.to_bits() as u64)
+}
+
+fn widen(x: f64) -> Quad {
+    let mut lost = false;
+    Double::from_bits(x.to_bits() as u128)
+        .convert(&mut lost)
+        .value
+}
+
+/// Why a fold has no finite value.
+enum Refusal {
+    DivisionByZero,
+    NotFinite,
+}
+
+/// `a op b` in binary128, each step rounded to nearest, ties to even.
+fn arith(op: BinOp, a: Quad, b: Quad) -> Option<Result<Quad, Refusal>> {
+    let r = match op {
+        BinOp::Add => a + b,
+        BinOp::Sub => a - b,
+        BinOp::Mul => a * b,
+        BinOp::Div if b.is_zero() => return Some(Err(Refusal::DivisionByZero)),
+        BinOp::Div => a / b,
+        _ => return None,
+    };
+    let q = r.value;
+    Some(if q.is_finite() && !r.status.contains(Status::INVALID_OP) {
+        Ok(q)
+    } else {
+        Err(Refusal::NotFinite)
+    })
+}
+
+fn compare(op: BinOp, a: Quad, b: Quad) -> Option<bool> {
+    let ord = a.partial_cmp(&b)?;
+    Some(match op {
+        BinOp::Eq => ord.is_eq(),
+        BinOp::Ne => ord.is_ne(),
+        BinOp::Lt => ord.is_lt(),
+        BinOp::Le => ord.is_le(),
+        BinOp::Gt => ord.is_gt(),
+        BinOp::Ge => ord.is_ge(),
+        _ => return None,
+    })
+}
+
+impl Checker {
+    /// The binary128 value of a float literal written at `span`, recorded for the operators
+    /// around it; the literal itself is that value rounded once to `f64`.
+    pub(crate) fn float_literal(&mut self, cx: &mut BodyCtx, lexed: f64, span: Span) -> Expr {
+        let file = self.file_of(cx.module);
+        let text = self
+            .sources
+            .get(file)
+            .text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("");
+        let q = literal(text, lexed);
+        self.exact_float(cx, q, span)
+    }
+
+    /// A literal node standing for the untyped float `q`, recorded in `cx`. A value beyond
+    /// binary128 (a literal like `1e5000`) is refused.
+    fn exact_float(&mut self, cx: &mut BodyCtx, q: Quad, span: Span) -> Expr {
+        if !q.is_finite() {
+            self.refuse_fold(cx, Refusal::NotFinite, span);
+            return Expr::error(span);
+        }
+        cx.exact.insert(span, q);
+        Expr {
+            kind: ExprKind::Lit(Value::F64(to_f64(q))),
+            ty: Ty::F64,
+            span,
+        }
+    }
+
+    /// The exact value `e` stands for, if it is an untyped float or an untyped integer
+    /// literal. Cheap: no walk, since every untyped float expression is folded into a
+    /// literal as it is lowered.
+    pub(crate) fn exact_of(&self, cx: &BodyCtx, e: &Expr) -> Option<Exact> {
+        match (&e.kind, &e.ty) {
+            (ExprKind::Lit(Value::F64(_)), Ty::F64) => {
+                cx.exact.get(&e.span).copied().map(Exact::Float)
+            }
+            (ExprKind::Lit(Value::Int(v)), Ty::UntypedInt) => Some(Exact::Int(from_int(v))),
+            (ExprKind::Local(id), Ty::F64) => cx.exact_locals.get(id).copied().map(Exact::Float),
+            (ExprKind::Const(id), Ty::F64) => self.float_consts.get(id).copied().map(Exact::Float),
+            _ => None,
+        }
+    }
+
+    /// The untyped float `e` stands for (not an integer literal).
+    pub(crate) fn exact_float_of(&self, cx: &BodyCtx, e: &Expr) -> Option<Quad> {
+        match self.exact_of(cx, e)? {
+            Exact::Float(q) => Some(q),
+            Exact::Int(_) => None,
+        }
+    }
+
+    /// Folds `a op b` when both are untyped and at least one is a float (rules 2 and 4 of
+    /// 11.2): arithmetic gives a new untyped float, a comparison a `bool`, both computed
+    /// exactly in binary128. `None` leaves the operation to the typed path (an operand has
+    /// a type, or the operator does not fold: `%` and the bitwise ones).
+    pub(crate) fn fold_floats(
+        &mut self,
+        cx: &mut BodyCtx,
+        op: BinOp,
+        a: &Expr,
+        b: &Expr,
+        span: Span,
+    ) -> Option<Expr> {
+        if a.ty != Ty::F64 && b.ty != Ty::F64 {
+            return None;
+        }
+        let (x, y) = (self.exact_of(cx, a)?, self.exact_of(cx, b)?);
+        if matches!((x, y), (Exact::Int(_), Exact::Int(_))) {
+            return None;
+        }
+        let (x, y) = (x.value(), y.value());
+        if op.is_comparison() {
+            let holds = compare(op, x, y)?;
+            return Some(Expr {
+                kind: ExprKind::Lit(Value::Bool(holds)),
+                ty: Ty::Bool,
+                span,
+            });
+        }
+        Some(match arith(op, x, y)? {
+            Ok(q) => self.exact_float(cx, q, span),
+            Err(why) => {
+                self.refuse_fold(cx, why, span);
+                Expr::error(span)
+            }
+        })
+    }
+
+    /// `-x` of an untyped float: exact (rule 3).
+    pub(crate) fn negate_float(&mut self, cx: &mut BodyCtx, x: &Expr, span: Span) -> Option<Expr> {
+        let q = self.exact_float_of(cx, x)?;
+        Some(self.exact_float(cx, -q, span))
+    }
+
+    fn refuse_fold(&mut self, cx: &BodyCtx, why: Refusal, span: Span) {
+        let file = self.file_of(cx.module);
+        let d = match why {
+            Refusal::DivisionByZero => Diagnostic::new(
+                Code("E3002"),
+                file,
+                span,
+                "this untyped float division divides by zero",
+            )
+            .with_label("folded when the spec is compiled: the result would be infinite or NaN")
+            .with_note("untyped floats are folded in binary128, as Zig's `comptime_float`, and a fold has to give a finite number")
+            .with_help("check the divisor, or give an operand a type (`const x : f64 = ...;`) to divide at run time"),
+            Refusal::NotFinite => Diagnostic::new(
+                Code("E3009"),
+                file,
+                span,
+                "this untyped float is too large for binary128",
+            )
+            .with_label("folded when the spec is compiled, this is infinite")
+            .with_note("untyped floats are folded in binary128 (largest about 1.19e4932), as Zig's `comptime_float`")
+            .with_help("change the expression so that its value stays finite"),
+        };
+        self.report(d);
+    }
+}
