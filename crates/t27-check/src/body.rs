@@ -19,11 +19,9 @@ pub(crate) struct BodyCtx {
     pub broken: bool,
     pub folded: u32,
     pub runtime: u32,
-    /// The binary128 values of the untyped floats lowered so far, by the span of the literal
-    /// node that stands for each (`floats.rs`).
-    pub exact: rustc_hash::FxHashMap<Span, rustc_apfloat::ieee::Quad>,
-    /// The untyped local `const`s and `let`s initialised from an untyped float.
-    pub exact_locals: rustc_hash::FxHashMap<LocalId, rustc_apfloat::ieee::Quad>,
+    /// The binary128 values of the body's untyped floats (`floats.rs`), made at the first:
+    /// one pointer here, so that a body without floats carries nothing bigger around.
+    pub floats: Option<Box<crate::floats::Exacts>>,
 }
 
 impl BodyCtx {
@@ -40,8 +38,7 @@ impl BodyCtx {
             broken: false,
             folded: 0,
             runtime: 0,
-            exact: Default::default(),
-            exact_locals: Default::default(),
+            floats: None,
         }
     }
 
@@ -326,7 +323,7 @@ impl Checker {
             if let Some(q) = exact
                 && kind != LocalKind::Var
             {
-                cx.exact_locals.insert(local, q);
+                cx.record_exact_local(local, q);
             }
             return StmtKind::Let { local, init: value };
         }

@@ -55,7 +55,7 @@ impl Checker {
                         if let (ExprKind::Lit(Value::Int(n)), ExprKind::Lit(Value::F64(_))) =
                             (exact, &e.kind)
                         {
-                            cx.exact.insert(span, crate::floats::from_int(&n));
+                            cx.record_exact(span, crate::floats::from_int(&n));
                         }
                         e
                     }
@@ -116,11 +116,10 @@ impl Checker {
             A::Paren(inner) => {
                 let mut e = self.lower_expr(cx, inner, expected);
                 // An untyped float keeps its exact value through the parentheses.
-                if e.ty == Ty::F64
-                    && matches!(e.kind, ExprKind::Lit(_))
-                    && let Some(q) = cx.exact.get(&e.span).copied()
+                if matches!((&e.kind, &e.ty), (ExprKind::Lit(_), Ty::F64))
+                    && let Some(q) = cx.exact_at(e.span)
                 {
-                    cx.exact.insert(span, q);
+                    cx.record_exact(span, q);
                 }
                 e.span = span;
                 e

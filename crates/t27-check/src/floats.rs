@@ -5,8 +5,8 @@
 //! one, and `+ - * /` and unary minus between such values) has an exact binary128 value that
 //! the IR does not carry: the IR holds the value rounded once to `f64`, which is what every
 //! engine and host sees. The binary128 value lives beside the IR while a body or constant is
-//! lowered: in `BodyCtx::exact` by the span of the literal node that stands for it (a folded
-//! node is always a `Lit`), in `BodyCtx::exact_locals` for an untyped local `const`, and in
+//! lowered: in the body's `Exacts` (`BodyCtx::floats`), by the span of the literal node that
+//! stands for it (a folded node is always a `Lit`) or by local for an untyped `const`, and in
 //! `Checker::float_consts` for an untyped module constant. Operators consult it only when an
 //! operand is an `f64`, so integer expressions never reach this file.
 
@@ -15,8 +15,33 @@ use crate::checker::Checker;
 use num_bigint::BigInt;
 use rustc_apfloat::ieee::{Double, Quad};
 use rustc_apfloat::{Float, FloatConvert, Status};
+use rustc_hash::FxHashMap;
 use t27_diag::{Code, Diagnostic, Span};
 use t27_ir::*;
+
+/// The exact values of one body's (or constant's) untyped floats.
+#[derive(Default)]
+pub(crate) struct Exacts {
+    /// By the span of the literal node that stands for each.
+    by_span: FxHashMap<Span, Quad>,
+    /// The untyped local `const`s and `let`s initialised from an untyped float.
+    locals: FxHashMap<LocalId, Quad>,
+}
+
+impl BodyCtx {
+    pub(crate) fn exact_at(&self, span: Span) -> Option<Quad> {
+        self.floats.as_ref()?.by_span.get(&span).copied()
+    }
+    fn exact_local(&self, id: LocalId) -> Option<Quad> {
+        self.floats.as_ref()?.locals.get(&id).copied()
+    }
+    pub(crate) fn record_exact(&mut self, span: Span, q: Quad) {
+        self.floats.get_or_insert_default().by_span.insert(span, q);
+    }
+    pub(crate) fn record_exact_local(&mut self, id: LocalId, q: Quad) {
+        self.floats.get_or_insert_default().locals.insert(id, q);
+    }
+}
 
 /// An exact untyped float, or an untyped integer literal met beside one (`3 * 0.1`).
 #[derive(Clone, Copy)]
@@ -34,7 +59,7 @@ impl Exact {
     }
 }
 
-/// The binary128 value of a float literal's text (`1.5`, `2.5e3`, `1_000.0`): the decimal
+/// The binary128 value of a float literal's text (`1.5`, `1_000.25`): the decimal
 /// rounded to nearest, ties to even. `fallback` is the lexer's `f64`, widened exactly, for a
 /// spelling the decimal reader does not take.
 pub(crate) fn literal(text: &str, fallback: f64) -> Quad {
@@ -123,7 +148,7 @@ impl Checker {
             self.refuse_fold(cx, Refusal::NotFinite, span);
             return Expr::error(span);
         }
-        cx.exact.insert(span, q);
+        cx.record_exact(span, q);
         Expr {
             kind: ExprKind::Lit(Value::F64(to_f64(q))),
             ty: Ty::F64,
@@ -136,11 +161,9 @@ impl Checker {
     /// literal as it is lowered.
     pub(crate) fn exact_of(&self, cx: &BodyCtx, e: &Expr) -> Option<Exact> {
         match (&e.kind, &e.ty) {
-            (ExprKind::Lit(Value::F64(_)), Ty::F64) => {
-                cx.exact.get(&e.span).copied().map(Exact::Float)
-            }
+            (ExprKind::Lit(Value::F64(_)), Ty::F64) => cx.exact_at(e.span).map(Exact::Float),
             (ExprKind::Lit(Value::Int(v)), Ty::UntypedInt) => Some(Exact::Int(from_int(v))),
-            (ExprKind::Local(id), Ty::F64) => cx.exact_locals.get(id).copied().map(Exact::Float),
+            (ExprKind::Local(id), Ty::F64) => cx.exact_local(*id).map(Exact::Float),
             (ExprKind::Const(id), Ty::F64) => self.float_consts.get(id).copied().map(Exact::Float),
             _ => None,
         }
@@ -166,7 +189,8 @@ impl Checker {
         b: &Expr,
         span: Span,
     ) -> Option<Expr> {
-        if a.ty != Ty::F64 && b.ty != Ty::F64 {
+        // A pattern, not `Ty`'s `==` (a call): this runs for every arithmetic operation.
+        if !matches!(a.ty, Ty::F64) && !matches!(b.ty, Ty::F64) {
             return None;
         }
         let (x, y) = (self.exact_of(cx, a)?, self.exact_of(cx, b)?);
@@ -220,5 +244,41 @@ impl Checker {
             .with_help("change the expression so that its value stays finite"),
         };
         self.report(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_round_to_nearest_binary128() {
+        // 0.1 in binary128, as Zig's `@as(u128, @bitCast(@as(f128, 0.1)))` gives it.
+        assert_eq!(
+            literal("0.1", 0.1).to_bits(),
+            0x3FFB_9999_9999_9999_9999_9999_9999_999A
+        );
+        assert_eq!(
+            literal("1_000.25", 0.0).to_bits(),
+            literal("1000.25", 0.0).to_bits()
+        );
+        assert_eq!(to_f64(literal("0.1", 0.0)), 0.1);
+    }
+
+    #[test]
+    fn folds_differ_from_f64_where_zig_says() {
+        let q = |s: &str| literal(s, 0.0);
+        let sum = arith(BinOp::Add, q("0.1"), q("0.2")).unwrap().ok().unwrap();
+        assert_eq!(to_f64(sum), 0.3);
+        assert_eq!(compare(BinOp::Gt, sum, q("0.3")), Some(true));
+        let phi = q("1.618033988749895");
+        let sq = arith(BinOp::Mul, phi, phi).unwrap().ok().unwrap();
+        let gap = arith(BinOp::Sub, sq, phi).unwrap().ok().unwrap();
+        assert_eq!(to_f64(gap), 1.0000000000000004);
+        assert!(matches!(
+            arith(BinOp::Div, q("1.0"), q("0.0")),
+            Some(Err(Refusal::DivisionByZero))
+        ));
+        assert!(arith(BinOp::Rem, q("1.0"), q("0.5")).is_none());
     }
 }

@@ -82,7 +82,7 @@ impl Checker {
             return Expr::error(span);
         }
         if op == UnOp::Neg
-            && inner.ty == Ty::F64
+            && matches!(inner.ty, Ty::F64)
             && let Some(folded) = self.negate_float(cx, &inner, span)
         {
             return folded;
