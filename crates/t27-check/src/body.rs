@@ -556,7 +556,13 @@ impl Checker {
             }
         };
         if folded == Some(false) {
-            let d = self.false_assert(cx.module, &cond, span);
+            let mut d = self.false_assert(cx.module, &cond, span);
+            if let Some((l, r)) = cx.compared_at(cond.span) {
+                d = d
+                    .with_note(format!("left:  {l} (binary128)"))
+                    .with_note(format!("right: {r} (binary128)"))
+                    .with_note("untyped floats compare exactly in binary128, as Zig's `comptime_float` (LANGUAGE.md 11.2); give one side a type, e.g. `const x : f64 = ...;`, to compare the `f64` values");
+            }
             self.report(d);
         }
         StmtKind::Assert { cond, folded }

@@ -116,10 +116,8 @@ impl Checker {
             A::Paren(inner) => {
                 let mut e = self.lower_expr(cx, inner, expected);
                 // An untyped float keeps its exact value through the parentheses.
-                if matches!((&e.kind, &e.ty), (ExprKind::Lit(_), Ty::F64))
-                    && let Some(q) = cx.exact_at(e.span)
-                {
-                    cx.record_exact(span, q);
+                if matches!(e.kind, ExprKind::Lit(_)) && cx.floats.is_some() {
+                    cx.carry_exact(e.span, span);
                 }
                 e.span = span;
                 e

@@ -26,6 +26,9 @@ pub(crate) struct Exacts {
     by_span: FxHashMap<Span, Quad>,
     /// The untyped local `const`s and `let`s initialised from an untyped float.
     locals: FxHashMap<LocalId, Quad>,
+    /// The two sides of each comparison folded exactly, by its span: a false folded assert
+    /// shows them (E3008).
+    compared: FxHashMap<Span, (Quad, Quad)>,
 }
 
 impl BodyCtx {
@@ -40,6 +43,23 @@ impl BodyCtx {
     }
     pub(crate) fn record_exact_local(&mut self, id: LocalId, q: Quad) {
         self.floats.get_or_insert_default().locals.insert(id, q);
+    }
+    /// What was recorded of the literal node at `from` (an untyped float, or a comparison of
+    /// two), now the node at `to` (the parentheses around it).
+    pub(crate) fn carry_exact(&mut self, from: Span, to: Span) {
+        let Some(f) = self.floats.as_mut() else {
+            return;
+        };
+        if let Some(q) = f.by_span.get(&from).copied() {
+            f.by_span.insert(to, q);
+        }
+        if let Some(sides) = f.compared.get(&from).copied() {
+            f.compared.insert(to, sides);
+        }
+    }
+    /// The exact sides of the comparison folded at `span`.
+    pub(crate) fn compared_at(&self, span: Span) -> Option<(Quad, Quad)> {
+        self.floats.as_ref()?.compared.get(&span).copied()
     }
 }
 
@@ -200,6 +220,10 @@ impl Checker {
         let (x, y) = (x.value(), y.value());
         if op.is_comparison() {
             let holds = compare(op, x, y)?;
+            cx.floats
+                .get_or_insert_default()
+                .compared
+                .insert(span, (x, y));
             return Some(Expr {
                 kind: ExprKind::Lit(Value::Bool(holds)),
                 ty: Ty::Bool,
