@@ -438,7 +438,7 @@ fn json_lines_and_junit_are_well_formed() {
             s["passed"].as_u64(),
             s["failed"].as_u64()
         ),
-        (Some("summary"), Some(91), Some(64))
+        (Some("summary"), Some(97), Some(64))
     );
     let xml = t27_run::junit(&checked, &reports);
     let doc = roxmltree::Document::parse(&xml).expect("JUnit XML parses");

@@ -107,7 +107,7 @@ fn deletion_may_be_valid_here(tokens: &[(Token, t27_syntax::lexer::TokenSpan)], 
     let prev = i.checked_sub(1).and_then(at);
     let next = at(i + 1);
     match tokens[i].0 {
-        Token::Ident(_) | Token::Int(_) => {
+        Token::Ident(_) | Token::Int(_) | Token::Float(_) => {
             matches!(next, Some(Token::LParen | Token::Minus))
                 || (prev == Some(Token::LBracket) && next == Some(Token::RBracket))
         }

@@ -190,6 +190,7 @@ impl Checker {
             broken_uses: Vec::new(),
             names: self.names.as_ref().map(|_| Vec::new()),
             const_depth: 0,
+            float_consts: Arc::clone(&self.float_consts),
             broken_imports: self.broken_imports.clone(),
             parallel_from: self.parallel_from,
             check_blocks: self.check_blocks,

@@ -19,6 +19,9 @@ pub(crate) struct BodyCtx {
     pub broken: bool,
     pub folded: u32,
     pub runtime: u32,
+    /// The binary128 values of the body's untyped floats (`floats.rs`), made at the first:
+    /// one pointer here, so that a body without floats carries nothing bigger around.
+    pub floats: Option<Box<crate::floats::Exacts>>,
 }
 
 impl BodyCtx {
@@ -35,6 +38,7 @@ impl BodyCtx {
             broken: false,
             folded: 0,
             runtime: 0,
+            floats: None,
         }
     }
 
@@ -301,11 +305,26 @@ impl Checker {
                 }
             };
         if !tuple {
+            // An untyped `const` or `let` of an untyped float stays one (LANGUAGE.md 11.2); a
+            // `var` cannot hold one.
+            let exact = match declared {
+                None => self.exact_float_of(cx, &value),
+                Some(_) => None,
+            };
             let ty = match declared {
                 Some(t) => t,
+                None if exact.is_some() && kind == LocalKind::Var => {
+                    self.untyped_float_var(file, &value);
+                    Ty::Error
+                }
                 None => self.local_type(cx.module, &value),
             };
             let local = self.declare_local(cx, &names[0], ty, kind);
+            if let Some(q) = exact
+                && kind != LocalKind::Var
+            {
+                cx.record_exact_local(local, q);
+            }
             return StmtKind::Let { local, init: value };
         }
         let tys: Vec<Ty> = match &value.ty {
@@ -554,7 +573,13 @@ impl Checker {
             }
         };
         if folded == Some(false) {
-            let d = self.false_assert(cx.module, &cond, span);
+            let mut d = self.false_assert(cx.module, &cond, span);
+            if let Some((l, r)) = cx.compared_at(cond.span) {
+                d = d
+                    .with_note(format!("left:  {l} (binary128)"))
+                    .with_note(format!("right: {r} (binary128)"))
+                    .with_note("untyped floats compare exactly in binary128, as Zig's `comptime_float` (LANGUAGE.md 11.2); give one side a type, e.g. `const x : f64 = ...;`, to compare the `f64` values");
+            }
             self.report(d);
         }
         StmtKind::Assert { cond, folded }

@@ -98,6 +98,9 @@ pub(crate) struct Checker {
     /// How many constants are being computed, each inside the one before
     /// ([`Checker::ensure_const`]): bounded, since each is a level of this thread's stack.
     pub const_depth: u32,
+    /// The binary128 values of the untyped float constants (`floats.rs`), set while the
+    /// constants are computed, before any worker shares them.
+    pub float_consts: Arc<rustc_hash::FxHashMap<ConstId, rustc_apfloat::ieee::Quad>>,
 }
 
 /// A name written at `site` in `file` that a `use` with an error imported; `import` is the
@@ -147,6 +150,7 @@ impl Checker {
             keep_bodies,
             names: keep_names.then(Vec::new),
             const_depth: 0,
+            float_consts: Arc::default(),
         };
         c.collect_declarations();
         c.resolve_imports();

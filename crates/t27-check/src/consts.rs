@@ -80,6 +80,12 @@ impl Checker {
             }
             None => init,
         };
+        // An untyped constant of an untyped float keeps its binary128 value (LANGUAGE.md 11.2).
+        if declared.is_none()
+            && let Some(q) = self.exact_float_of(&cx, &init)
+        {
+            Arc::make_mut(&mut self.float_consts).insert(id, q);
+        }
         let ty = declared.unwrap_or_else(|| init.ty.clone());
         let value = self.compute(m, &init, &ty, "this constant");
         // A cycle reported while computing leaves the constant without a value.
@@ -150,6 +156,10 @@ impl Checker {
                     global.value = value;
                     continue;
                 }
+                None if self.exact_float_of(&cx, &init).is_some() => {
+                    self.untyped_float_var(file, &init);
+                    Ty::Error
+                }
                 None => self.require_concrete(m, &init),
             };
             let value = self.compute(m, &init, &ty, "the initial value of this module `var`");
@@ -158,6 +168,23 @@ impl Checker {
             global.init = init;
             global.value = value;
         }
+    }
+
+    /// E2020 for `var f = 1.5;`: a `var` cannot hold an untyped float (LANGUAGE.md 11.2).
+    pub(crate) fn untyped_float_var(&mut self, file: t27_diag::FileId, init: &Expr) {
+        self.report(
+            Diagnostic::new(
+                Code("E2020"),
+                file,
+                init.span,
+                "a `var` cannot hold an untyped float",
+            )
+            .with_label("an untyped float has no type of its own")
+            .with_note(
+                "untyped floats are compile-time values (binary128), as Zig's `comptime_float`",
+            )
+            .with_help("declare the type, e.g. `var f : f64 = 1.5;`"),
+        );
     }
 
     /// The type of an initialiser without a declared type; an integer literal alone has none.

@@ -46,11 +46,23 @@ impl Checker {
             A::Int(v) => {
                 let e = lit(Value::Int(BigInt::from(v.to_biguint())), Ty::UntypedInt);
                 match expected {
-                    Some(t @ (Ty::Int(_) | Ty::F64)) => self.coerce(file, e, t),
+                    Some(t @ Ty::Int(_)) => self.coerce(file, e, t),
+                    Some(Ty::F64) => {
+                        // Beside an untyped float it folds with it (`0.5 * 3`, LANGUAGE.md
+                        // 11.2): keep its exact value for the operator around it.
+                        let exact = e.kind.clone();
+                        let e = self.coerce(file, e, &Ty::F64);
+                        if let (ExprKind::Lit(Value::Int(n)), ExprKind::Lit(Value::F64(_))) =
+                            (exact, &e.kind)
+                        {
+                            cx.record_exact(span, crate::floats::from_int(&n));
+                        }
+                        e
+                    }
                     _ => e,
                 }
             }
-            A::Float(x) => lit(Value::F64(*x), Ty::F64),
+            A::Float(x) => self.float_literal(cx, *x, span),
             A::Bool(b) => lit(Value::Bool(*b), Ty::Bool),
             A::Char(c) => {
                 let e = lit(Value::Int(BigInt::from(*c)), Ty::UntypedInt);
@@ -103,6 +115,10 @@ impl Checker {
             A::Path(path) => self.lower_path(cx, path, span),
             A::Paren(inner) => {
                 let mut e = self.lower_expr(cx, inner, expected);
+                // An untyped float keeps its exact value through the parentheses.
+                if matches!(e.kind, ExprKind::Lit(_)) && cx.floats.is_some() {
+                    cx.carry_exact(e.span, span);
+                }
                 e.span = span;
                 e
             }

@@ -19,6 +19,7 @@ mod consteval;
 mod consts;
 mod cycles;
 mod expr;
+mod floats;
 mod invariants;
 mod isolate;
 mod lints;

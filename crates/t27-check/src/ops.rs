@@ -81,6 +81,12 @@ impl Checker {
             );
             return Expr::error(span);
         }
+        if op == UnOp::Neg
+            && matches!(inner.ty, Ty::F64)
+            && let Some(folded) = self.negate_float(cx, &inner, span)
+        {
+            return folded;
+        }
         let ty = inner.ty.clone();
         let e = Expr {
             kind: ExprKind::Unary(op, Box::new(inner)),
@@ -174,6 +180,10 @@ impl Checker {
                 let b = self.lower_expr(cx, r, Some(&a.ty).filter(|t| wanted(t)));
                 (a, b)
             };
+            // Two untyped floats compare exactly, in binary128 (LANGUAGE.md 11.2).
+            if let Some(folded) = self.fold_floats(cx, op, &a, &b, span) {
+                return folded;
+            }
             let a = if a.ty == Ty::UntypedInt && b.ty != Ty::UntypedInt {
                 self.coerce(file, a, &b.ty.clone())
             } else {
@@ -240,13 +250,21 @@ impl Checker {
             let a = self.lower_expr(cx, l, Some(&b.ty).filter(|t| matches!(t, Ty::Int(_))));
             self.unify(file, a, b, op.symbol())
         } else {
-            let a = self.lower_expr(cx, l, hint);
+            // An `f64` wanted around the operation is not handed to the operands: an integer
+            // part is computed as integers first, as in Zig (`(7 / 2) * 0.5` is 1.5 in an
+            // `f64`, not 1.75). An integer literal still takes `f64` from the other operand.
+            let a = self.lower_expr(cx, l, None);
             let other = Some(&a.ty).filter(|t| match t {
                 Ty::F64 => true,
                 Ty::Int(_) => is_literal_shift(r),
                 _ => false,
             });
-            let b = self.lower_expr(cx, r, other.or(hint));
+            let b = self.lower_expr(cx, r, other);
+            // Untyped floats fold in binary128 (LANGUAGE.md 11.2), before `unify` gives an
+            // integer literal beside one the type `f64`.
+            if let Some(folded) = self.fold_floats(cx, op, &a, &b, span) {
+                return folded;
+            }
             self.unify(file, a, b, op.symbol())
         };
         let numeric = match (&ty, op) {

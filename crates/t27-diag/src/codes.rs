@@ -289,7 +289,7 @@ codes! {
     "E2020" "E2020-var-needs-type.t27" {
         "a local whose type cannot be inferred",
         "A local initialised with an integer literal alone has no type: literals take their type from context, and here there is none. The same holds for a literal shifted by a run-time amount (`1 << kind`) where nothing around it has a type: it takes the type of the other operand of `& | ^` and of arithmetic, of an assignment's target or declared type, and of a comparison's other side.",
-        fix: "Declare the type, e.g. `var count : u32 = 0;`, or give the literal one: `(1 as u32) << kind`."
+        fix: "Declare the type, e.g. `var count : u32 = 0;`, or give the literal one: `(1 as u32) << kind`. A `var` cannot hold an untyped float either (`var f = 1.5;`): write `var f : f64 = 1.5;`."
     }
     "E2021" "E2021-misplaced-undefined.t27" {
         "`undefined` used as a value",
@@ -338,7 +338,7 @@ codes! {
     }
     "E3002" "E3002-constant-division-by-zero.t27" {
         "a division or remainder by zero in a constant",
-        "A constant expression that divides by zero has no value; at compile time this is an error at its span (at run time it would be a trap).",
+        "A constant expression that divides by zero has no value; at compile time this is an error at its span (at run time it would be a trap). This includes untyped floats (`1.0 / 0.0`): they are folded in binary128 as Zig's `comptime_float`, and a fold must give a finite number, so the infinity or NaN a run-time `f64` division would give is refused.",
         fix: "Check the divisor constant."
     }
     "E3003" "E3003-constant-index-out-of-bounds.t27" {
@@ -370,6 +370,11 @@ codes! {
         "an assert on constants that is false",
         "An assert made only of literals and constants is decided when the spec is compiled (it is folded). This one is false, so its block fails every time it runs.",
         fix: "Correct the constant or the expected value; two such asserts may contradict each other."
+    }
+    "E3009" "E3009-float-fold-overflow.t27" {
+        "an untyped float too large for binary128",
+        "Untyped float literals and constants, and `+ - * /` between them, are folded when the spec is compiled, in IEEE binary128 as Zig's `comptime_float` (LANGUAGE.md 11.2). Binary128 reaches about 1.19e4932; a literal or a fold beyond it would be infinite, and a fold must give a finite number. (A finite value too large for `f64` becomes infinity only where it meets an `f64`, as in Zig.)",
+        fix: "Change the expression so that its value stays finite, or give an operand a type to compute in `f64` at run time."
     }
     "W0001" "W0001-module-without-semicolon.t27" {
         "a `module` declaration without its `;`",
