@@ -26,6 +26,28 @@ pub struct Site {
     pub sides: Option<(Ty, Ty)>,
 }
 
+impl Site {
+    /// Records the site of an assert or trap at `at` in `sites`, for both mirrors' hosts.
+    /// `assert a == b and c` asserts its operands one by one at the same span: the sides of
+    /// the comparison stay recorded when an operand without sides follows it.
+    pub(crate) fn record(
+        sites: &mut std::collections::BTreeMap<String, Site>,
+        at: &str,
+        module: ModuleId,
+        span: Span,
+        sides: Option<(Ty, Ty)>,
+    ) {
+        let site = sites.entry(at.to_string()).or_insert(Site {
+            module,
+            span,
+            sides: None,
+        });
+        if sides.is_some() {
+            site.sides = sides;
+        }
+    }
+}
+
 pub(crate) struct Emitter<'a> {
     pub p: &'a Program,
     pub typed: bool,
@@ -127,16 +149,7 @@ impl<'a> Emitter<'a> {
 
     fn site(&mut self, span: Span, sides: Option<(Ty, Ty)>) -> String {
         let at = (self.place)(self.module, span);
-        // `assert a == b and c` asserts its operands one by one at the same span: the sides of
-        // the comparison stay recorded when an operand without sides follows it.
-        let site = self.sites.entry(at.clone()).or_insert(Site {
-            module: self.module,
-            span,
-            sides: None,
-        });
-        if sides.is_some() {
-            site.sides = sides;
-        }
+        Site::record(&mut self.sites, &at, self.module, span, sides);
         serde_json::Value::String(at).to_string()
     }
 

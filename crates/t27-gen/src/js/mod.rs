@@ -333,10 +333,7 @@ fn support(e: &mut Emitter, reached: &Reached, home: ModuleId, typed: bool) -> S
     }
     for g in &reached.globals {
         let v = &p.globals[*g as usize];
-        let value = match &v.value {
-            Some(x) => e.literal(x, &v.ty),
-            None => e.zero(&v.ty),
-        };
+        let value = e.declared(v);
         let annot = if typed {
             format!(": {}", e.ty(&v.ty, false))
         } else {
@@ -372,10 +369,7 @@ fn reset(e: &mut Emitter, reached: &Reached) -> String {
     let mut out = String::from("\nfunction $reset() {\n");
     for g in &reached.globals {
         let v = &p.globals[*g as usize];
-        let value = match &v.value {
-            Some(x) => e.literal(x, &v.ty),
-            None => e.zero(&v.ty),
-        };
+        let value = e.declared(v);
         out.push_str(&format!("  $g{g} = {value};\n"));
     }
     out.push_str("}\n");

@@ -90,16 +90,7 @@ impl<'a> Emitter<'a> {
 
     fn site(&mut self, span: Span, sides: Option<(Ty, Ty)>) -> String {
         let at = (self.place)(self.module, span);
-        // `assert a == b and c` asserts its operands one by one at the same span: the sides of
-        // the comparison stay recorded when an operand without sides follows it.
-        let site = self.sites.entry(at.clone()).or_insert(Site {
-            module: self.module,
-            span,
-            sides: None,
-        });
-        if sides.is_some() {
-            site.sides = sides;
-        }
+        Site::record(&mut self.sites, &at, self.module, span, sides);
         format!("{at:?}")
     }
 

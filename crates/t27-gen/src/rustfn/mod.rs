@@ -415,10 +415,7 @@ fn globals(e: &mut Emitter, reached: &Reached) {
     let p = e.p;
     for g in &reached.globals {
         let v = &p.globals[*g as usize];
-        let init = match &v.value {
-            Some(x) => e.literal(x, &v.ty),
-            None => e.zero(&v.ty),
-        };
+        let init = e.declared(v);
         let ty = e.ty(&v.ty);
         e.out.push_str(&format!(
             "\nthread_local! {{\n    // var {}\n    #[allow(unused_parens)]\n    static G{g}: std::cell::RefCell<{ty}> = std::cell::RefCell::new({init});\n}}\n",
@@ -434,10 +431,7 @@ fn reset_fn(e: &mut Emitter, reached: &Reached, indent: &str) -> String {
     let mut body = String::new();
     for g in &reached.globals {
         let v = &p.globals[*g as usize];
-        let init = match &v.value {
-            Some(x) => e.literal(x, &v.ty),
-            None => e.zero(&v.ty),
-        };
+        let init = e.declared(v);
         body.push_str(&format!("{indent}    G{g}.set({init});\n"));
     }
     format!("\n{indent}#[allow(unused_parens)]\n{indent}pub fn reset() {{\n{body}{indent}}}\n")

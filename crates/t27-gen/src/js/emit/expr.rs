@@ -325,6 +325,14 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// A module `var`'s declared value, as its binding and `$reset()` set it.
+    pub fn declared(&mut self, g: &Global) -> String {
+        match &g.value {
+            Some(x) => self.literal(x, &g.ty),
+            None => self.zero(&g.ty),
+        }
+    }
+
     /// A string literal: a module constant `$sN` (strings are never changed in place).
     pub fn string(&mut self, bytes: &[u8]) -> String {
         let next = self.strings.len();

@@ -391,6 +391,14 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// A module `var`'s declared value, as its thread-local and `reset()` set it.
+    pub fn declared(&mut self, g: &Global) -> String {
+        match &g.value {
+            Some(x) => self.literal(x, &g.ty),
+            None => self.zero(&g.ty),
+        }
+    }
+
     /// Zeroed memory: what a switch without a matching arm gives, and a declaration whose
     /// value could not be computed.
     pub fn zero(&mut self, ty: &Ty) -> String {
